@@ -1,0 +1,205 @@
+/* interquake: loads and animates IQM v2, IQE and MD3 models.
+ *
+ * Quick start
+ *     iq_error err;
+ *     iq_model *m = iq_load_memory(bytes, size, NULL, &err);   // NULL opts = defaults
+ *     if (!m) { char msg[320]; iq_format_error(msg, sizeof msg, &err); ... }
+ *     ... read m->positions, m->indices, m->joints ...          // plain data
+ *     iq_free(m);                                               // one call frees everything
+ *
+ * Trust: every loader is written for untrusted input. It never reads outside
+ * the buffer it is given, never allocates more than iq_limits allows, and
+ * either returns a complete, validated model or NULL with an error. Every
+ * index in a returned model is in range (indices < vertex_count, blend indices
+ * < joint_count, parent < own index), every float array is finite.
+ *
+ * Conventions (see README): Z up, clockwise front faces, UV origin top-left,
+ * row-vector transform order output = (input*scale)*rotation + translation,
+ * quaternions x,y,z,w.
+ */
+#ifndef INTERQUAKE_H
+#define INTERQUAKE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "iq_errors.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IQ_VERSION_MAJOR 0
+#define IQ_VERSION_MINOR 1
+#define IQ_VERSION_PATCH 0
+
+typedef enum iq_error_code {
+#define IQ_X(name, code, text) IQ_ERROR_##name,
+    IQ_ERROR_LIST(IQ_X)
+#undef IQ_X
+    IQ_ERROR_COUNT
+} iq_error_code;
+
+typedef enum iq_warning_code {
+#define IQ_X(name, code, text) IQ_WARNING_##name,
+    IQ_WARNING_LIST(IQ_X)
+#undef IQ_X
+    IQ_WARNING_COUNT
+} iq_warning_code;
+
+typedef enum iq_format { IQ_FORMAT_AUTO = 0, IQ_FORMAT_IQM, IQ_FORMAT_IQE, IQ_FORMAT_MD3 } iq_format;
+
+/* What went wrong, where. offset is a byte offset into the input (-1 when it
+ * does not apply); line/column are 1-based for text formats (0 otherwise). */
+typedef struct iq_error {
+    iq_error_code code;
+    int64_t offset;
+    uint32_t line, column;
+    char message[256];
+} iq_error;
+
+/* Limits on what one load may produce. A zero field means "the default". */
+typedef struct iq_limits {
+    size_t max_memory;        /* bytes the model may occupy; default 512 MiB */
+    size_t memory_per_input_byte; /* the model may use at most fixed_allowance + this * input size; default 64 */
+    size_t fixed_allowance;   /* default 16 MiB: what even a tiny file may decode to */
+    uint32_t max_joints;      /* default 4096 */
+    uint32_t max_frames;      /* default 1,000,000 */
+} iq_limits;
+
+typedef struct iq_load_opts {
+    iq_format format;         /* IQ_FORMAT_AUTO: from the magic bytes */
+    iq_limits limits;
+} iq_load_opts;
+
+typedef struct iq_mesh {
+    const char *name, *material;
+    uint32_t first_vertex, vertex_count;
+    uint32_t first_triangle, triangle_count;
+} iq_mesh;
+
+/* A local transform: p' = rotate(scale * p) + translate. */
+typedef struct iq_transform {
+    float translate[3];
+    float rotate[4];          /* unit quaternion x, y, z, w */
+    float scale[3];
+} iq_transform;
+
+typedef struct iq_joint {
+    const char *name;
+    int32_t parent;           /* -1 for roots, otherwise < this joint's index */
+    iq_transform bind;        /* bind pose, relative to the parent */
+} iq_joint;
+
+#define IQ_ANIMATION_LOOP 1u
+typedef struct iq_animation {
+    const char *name;
+    uint32_t first_frame, frame_count;
+    float framerate;          /* frames per second; 0 = the file does not say */
+    uint32_t flags;           /* IQ_ANIMATION_LOOP */
+} iq_animation;
+
+typedef struct iq_bounds {
+    float min[3], max[3];
+    float xy_radius, radius;
+} iq_bounds;
+
+/* IQM vertex array component formats, as numbered by the spec. */
+typedef enum iq_component {
+    IQ_BYTE = 0, IQ_UBYTE, IQ_SHORT, IQ_USHORT, IQ_INT, IQ_UINT, IQ_HALF, IQ_FLOAT, IQ_DOUBLE
+} iq_component;
+
+/* A vertex array the loader keeps as it is in the file (custom types). */
+typedef struct iq_custom_array {
+    const char *name;
+    uint32_t type;            /* the raw IQM type value */
+    iq_component format;
+    uint32_t size;            /* components per vertex, 1..4 */
+    const void *data;         /* vertex_count * size values of `format`, little-endian */
+} iq_custom_array;
+
+typedef struct iq_extension {
+    const char *name;
+    uint32_t size;
+    const uint8_t *data;
+} iq_extension;
+
+typedef struct iq_warning {
+    iq_warning_code code;
+    char message[160];
+} iq_warning;
+
+typedef struct iq_model {
+    iq_format format;
+    uint32_t vertex_count, triangle_count, mesh_count, joint_count;
+    uint32_t frame_count, animation_count, custom_array_count, extension_count;
+    uint32_t warning_count;
+
+    /* Canonical vertex arrays, whatever the file stored; NULL when absent. */
+    float *positions;          /* vertex_count * 3 */
+    float *normals;            /* vertex_count * 3 */
+    float *texcoords;          /* vertex_count * 2 */
+    float *tangents;           /* vertex_count * 4, w = bitangent sign */
+    float *colors;             /* vertex_count * 4, RGBA in 0..1 */
+    uint16_t *blend_indices;   /* vertex_count * 4, each < joint_count */
+    float *blend_weights;      /* vertex_count * 4, each >= 0, summing to 1 */
+    uint32_t *indices;         /* triangle_count * 3, each < vertex_count */
+    uint32_t *adjacency;       /* triangle_count * 3, triangle index or 0xFFFFFFFF; NULL when absent */
+
+    iq_mesh *meshes;
+    iq_joint *joints;
+    float *inverse_bind;       /* joint_count * 12: row-major 3x4 inverse of each joint's bind world matrix */
+    iq_transform *frame_poses; /* frame_count * joint_count local poses, decoded at load */
+    iq_animation *animations;
+    iq_bounds *frame_bounds;   /* frame_count entries, or NULL */
+    iq_bounds bounds;          /* of the bind-pose positions */
+    iq_custom_array *custom_arrays;
+    iq_extension *extensions;
+    const uint8_t *comment;    /* comment_size bytes, not NUL-terminated */
+    uint32_t comment_size;
+    iq_warning *warnings;      /* at most IQ_MAX_WARNINGS kept; warning_count may be larger */
+
+    /* Output buffers of iq_evaluate, allocated once at load so callers (and
+     * JS views) never see an allocation on the animation path. */
+    float *skinned_positions, *skinned_normals, *skinned_tangents;
+    float *skin_matrices;      /* joint_count * 12, row-major 3x4 world * inverse bind */
+    float *world_matrices;     /* joint_count * 12, row-major 3x4 model-space joint matrices */
+    iq_transform *local_poses; /* joint_count local poses of the last evaluate */
+
+    void *internal;            /* owned memory; do not touch */
+} iq_model;
+
+#define IQ_MAX_WARNINGS 32
+
+/* Loads a model from memory. Returns NULL on failure and fills *error when
+ * error is not NULL. The input buffer is not referenced after the call. */
+iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts, iq_error *error);
+
+/* Frees a model and everything it owns. NULL is fine. */
+void iq_free(iq_model *model);
+
+/* Poses the mesh at a (fractional) global frame: frame 2.25 is a quarter of
+ * the way from frame 2 to frame 3. Frames outside 0..frame_count-1 are
+ * clamped (looping is the animator's business). With no frames, the bind pose.
+ * Fills model->skin_matrices and model->skinned_* (normals and tangents only
+ * when the model has them). Returns 0, or an error code for a bad argument. */
+int iq_evaluate(iq_model *model, float frame);
+
+/* Computes the local poses at a fractional frame into out (joint_count entries). */
+void iq_sample_frame(const iq_model *model, float frame, iq_transform *out);
+
+/* From local poses to world matrices (into world_out, or model->world_matrices
+ * when it is NULL; joint_count * 12) and skin matrices (world * inverse bind)
+ * into model->skin_matrices. locals must not alias the output. */
+void iq_compute_skin_matrices(iq_model *model, const iq_transform *locals, float *world_out);
+
+/* Skins positions/normals/tangents with model->skin_matrices into model->skinned_*. */
+void iq_skin_vertices(iq_model *model);
+
+const char *iq_error_name(iq_error_code code);     /* the stable lowercase code */
+const char *iq_warning_name(iq_warning_code code);
+size_t iq_format_error(char *dst, size_t dst_size, const iq_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,83 @@
+/* What the parsers share: the load context, the one-line check macros, the
+ * arena every model allocation comes from, and the bounds-checked reader.
+ * Not part of the public API. */
+#ifndef IQ_INTERNAL_H
+#define IQ_INTERNAL_H
+
+#include "interquake.h"
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define IQI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define IQI_PRINTF(f, a)
+#endif
+
+/* -- Arena: every allocation of one model; freeing the model frees them all,
+ * so an error half way through a parse leaks nothing. */
+typedef struct iqi_block iqi_block;
+typedef struct iqi_arena {
+    iqi_block *blocks;
+    size_t used;      /* bytes handed out, headers included */
+    size_t budget;    /* the most this model may use */
+} iqi_arena;
+
+/* -- Load context */
+typedef struct iqi_ctx {
+    const uint8_t *data;  /* the input; parsers never read past data + size */
+    size_t size;
+    iq_error *error;
+    iqi_arena *arena;
+    iq_model *model;
+    iq_limits limits;     /* with defaults filled in */
+} iqi_ctx;
+
+/* Records the error (the first one wins) and returns 0, so checks read as
+ * `if (bad) return iqi_fail(...)`. */
+int iqi_fail(iqi_ctx *ctx, iq_error_code code, int64_t offset, const char *fmt, ...) IQI_PRINTF(4, 5);
+int iqi_fail_at_line(iqi_ctx *ctx, iq_error_code code, uint32_t line, uint32_t column, const char *fmt, ...)
+    IQI_PRINTF(5, 6);
+void iqi_warn(iqi_ctx *ctx, iq_warning_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
+
+#define IQI_CHECK(ctx, cond, code, offset, ...) \
+    do { if (!(cond)) return iqi_fail((ctx), IQ_ERROR_##code, (int64_t)(offset), __VA_ARGS__); } while (0)
+
+/* Zeroed memory from the model's arena, or NULL with a 'limit' or
+ * 'out_of_memory' error naming `what`. count * size is overflow-checked and
+ * compared with the budget before anything is allocated. */
+void *iqi_alloc(iqi_ctx *ctx, uint64_t count, uint64_t size, const char *what);
+char *iqi_strdup_n(iqi_ctx *ctx, const char *s, size_t n);
+void iqi_arena_free(iqi_arena *arena);
+
+/* -- Bounds-checked little-endian reader. Offsets and counts from files are
+ * 32-bit, so all range arithmetic is done in 64 bits where it cannot wrap. */
+static inline int iqi_range_ok(size_t size, uint64_t offset, uint64_t count, uint64_t elem_size) {
+    if (offset > size) return 0;
+    if (elem_size != 0 && count > (UINT64_MAX / 2) / elem_size) return 0;
+    return count * elem_size <= (uint64_t)size - offset;
+}
+static inline uint16_t iqi_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint32_t iqi_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline int32_t iqi_i32(const uint8_t *p) { uint32_t u = iqi_u32(p); int32_t i; memcpy(&i, &u, 4); return i; }
+static inline int16_t iqi_i16(const uint8_t *p) { uint16_t u = iqi_u16(p); int16_t i; memcpy(&i, &u, 2); return i; }
+static inline float iqi_f32(const uint8_t *p) { uint32_t u = iqi_u32(p); float f; memcpy(&f, &u, 4); return f; }
+static inline double iqi_f64(const uint8_t *p) {
+    uint64_t u = (uint64_t)iqi_u32(p) | ((uint64_t)iqi_u32(p + 4) << 32);
+    double d; memcpy(&d, &u, 8); return d;
+}
+float iqi_half_to_float(uint16_t h);
+
+static inline int iqi_finite(float f) { return f == f && f - f == 0.0f; }
+
+/* -- Shared post-parse steps */
+/* Validates the skeleton (parent < index), computes inverse binds and the
+ * evaluation buffers. Every parser calls it last. */
+int iqi_finish_model(iqi_ctx *ctx);
+void iqi_quat_normalize(float q[4]);
+
+/* Format parsers: fill ctx->model or fail. */
+int iqi_parse_iqm(iqi_ctx *ctx);
+
+#endif

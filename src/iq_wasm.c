@@ -1,0 +1,185 @@
+/* Everything the WebAssembly build exports, and nothing else. JS (web/
+ * interquake.js) reaches models through 32-bit handles (slot + generation), so
+ * a disposed or made-up handle is detected instead of touching freed memory.
+ * Model data stays in the WASM heap; JS reads it through typed-array views,
+ * with the record layouts fixed by the static asserts below. */
+#include "iq_internal.h"
+#include <stdlib.h>
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#define IQ_EXPORT EMSCRIPTEN_KEEPALIVE
+#else
+#define IQ_EXPORT
+#endif
+
+// -- Record layouts that JS reads (wasm32: 4-byte pointers)
+
+#if defined(__wasm32__)
+_Static_assert(sizeof(iq_mesh) == 24, "JS reads iq_mesh as 6 uint32");
+_Static_assert(sizeof(iq_joint) == 48 && offsetof(iq_joint, bind) == 8, "JS reads iq_joint as name, parent, 10 floats");
+_Static_assert(sizeof(iq_transform) == 40, "JS reads iq_transform as 10 floats");
+_Static_assert(sizeof(iq_animation) == 20 && offsetof(iq_animation, framerate) == 12, "JS reads iq_animation");
+_Static_assert(sizeof(iq_bounds) == 32, "JS reads iq_bounds as 8 floats");
+_Static_assert(sizeof(iq_custom_array) == 20 && offsetof(iq_custom_array, data) == 16, "JS reads iq_custom_array");
+_Static_assert(sizeof(iq_extension) == 12, "JS reads iq_extension");
+_Static_assert(sizeof(iq_warning) == 164 && offsetof(iq_warning, message) == 4, "JS reads iq_warning");
+#endif
+
+/* The order of the uint32 words iq_wasm_model_info writes. JS has the same
+ * list (INFO_FIELDS in web/interquake.js) and checks the count at init. */
+#define IQ_INFO_FIELDS(X) \
+    X(format) X(vertex_count) X(triangle_count) X(mesh_count) X(joint_count) X(frame_count) \
+    X(animation_count) X(custom_array_count) X(extension_count) X(warning_count) \
+    X(positions) X(normals) X(texcoords) X(tangents) X(colors) X(blend_indices) X(blend_weights) \
+    X(indices) X(adjacency) X(meshes) X(joints) X(inverse_bind) X(frame_poses) X(animations) \
+    X(frame_bounds) X(custom_arrays) X(extensions) X(comment) X(comment_size) X(warnings) \
+    X(skinned_positions) X(skinned_normals) X(skinned_tangents) X(skin_matrices) X(world_matrices) \
+    X(local_poses) X(bounds)
+
+enum {
+#define IQ_X(name) INFO_##name,
+    IQ_INFO_FIELDS(IQ_X)
+#undef IQ_X
+    INFO_COUNT
+};
+
+// -- Handles
+
+#define MAX_SLOTS 65535
+typedef struct slot {
+    iq_model *model;
+    uint32_t generation;
+} slot;
+static slot *slots;
+static uint32_t slot_count;
+static iq_error last_error;
+
+static iq_model *lookup(uint32_t handle) {
+    uint32_t index = (handle & 0xFFFF) - 1, generation = handle >> 16;
+    if (index >= slot_count || !slots[index].model || slots[index].generation != generation) return NULL;
+    return slots[index].model;
+}
+
+IQ_EXPORT uint32_t iq_wasm_info_field_count(void) { return INFO_COUNT; }
+
+IQ_EXPORT void *iq_wasm_alloc(uint32_t size) { return malloc(size ? size : 1); }
+IQ_EXPORT void iq_wasm_free(void *p) { free(p); }
+
+/* Loads a model; returns its handle, or 0 with the error kept for the
+ * iq_wasm_error_* calls. `format` is an iq_format (0 = from the magic). */
+IQ_EXPORT uint32_t iq_wasm_load(const void *data, uint32_t size, uint32_t format) {
+    iq_load_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.format = (iq_format)format;
+    iq_model *m = iq_load_memory(data, size, &opts, &last_error);
+    if (!m) return 0;
+    uint32_t index = 0;
+    while (index < slot_count && slots[index].model) index++;
+    if (index == slot_count) {
+        if (slot_count == MAX_SLOTS) {
+            iq_free(m);
+            memset(&last_error, 0, sizeof last_error);
+            last_error.code = IQ_ERROR_LIMIT;
+            last_error.offset = -1;
+            strcpy(last_error.message, "65535 models are open; dispose some first");
+            return 0;
+        }
+        uint32_t grown = slot_count ? slot_count * 2 : 16;
+        if (grown > MAX_SLOTS) grown = MAX_SLOTS;
+        slot *s = realloc(slots, grown * sizeof *s);
+        if (!s) {
+            iq_free(m);
+            memset(&last_error, 0, sizeof last_error);
+            last_error.code = IQ_ERROR_OUT_OF_MEMORY;
+            last_error.offset = -1;
+            strcpy(last_error.message, "out of memory for the model table");
+            return 0;
+        }
+        memset(s + slot_count, 0, (grown - slot_count) * sizeof *s);
+        slots = s;
+        slot_count = grown;
+    }
+    slots[index].model = m;
+    slots[index].generation = (slots[index].generation + 1) & 0x7FFF;
+    if (slots[index].generation == 0) slots[index].generation = 1;
+    return (slots[index].generation << 16) | (index + 1);
+}
+
+IQ_EXPORT uint32_t iq_wasm_error_code(void) { return last_error.code; }
+IQ_EXPORT double iq_wasm_error_offset(void) { return (double)last_error.offset; }
+IQ_EXPORT uint32_t iq_wasm_error_line(void) { return last_error.line; }
+IQ_EXPORT uint32_t iq_wasm_error_column(void) { return last_error.column; }
+IQ_EXPORT const char *iq_wasm_error_message(void) { return last_error.message; }
+IQ_EXPORT const char *iq_wasm_error_name(uint32_t code) { return iq_error_name((iq_error_code)code); }
+IQ_EXPORT const char *iq_wasm_warning_name(uint32_t code) { return iq_warning_name((iq_warning_code)code); }
+
+/* Returns 0, or 1 when the handle is not a live model. */
+IQ_EXPORT uint32_t iq_wasm_dispose(uint32_t handle) {
+    iq_model *m = lookup(handle);
+    if (!m) return 1;
+    iq_free(m);
+    slots[(handle & 0xFFFF) - 1].model = NULL;
+    return 0;
+}
+
+/* Fills out[INFO_COUNT] with counts and heap addresses. Returns 0 or 1 (bad handle). */
+IQ_EXPORT uint32_t iq_wasm_model_info(uint32_t handle, uint32_t *out) {
+    iq_model *m = lookup(handle);
+    if (!m) return 1;
+#define PTR(p) (uint32_t)(uintptr_t)(p)
+    out[INFO_format] = m->format;
+    out[INFO_vertex_count] = m->vertex_count;
+    out[INFO_triangle_count] = m->triangle_count;
+    out[INFO_mesh_count] = m->mesh_count;
+    out[INFO_joint_count] = m->joint_count;
+    out[INFO_frame_count] = m->frame_count;
+    out[INFO_animation_count] = m->animation_count;
+    out[INFO_custom_array_count] = m->custom_array_count;
+    out[INFO_extension_count] = m->extension_count;
+    out[INFO_warning_count] = m->warning_count < IQ_MAX_WARNINGS ? m->warning_count : IQ_MAX_WARNINGS;
+    out[INFO_positions] = PTR(m->positions);
+    out[INFO_normals] = PTR(m->normals);
+    out[INFO_texcoords] = PTR(m->texcoords);
+    out[INFO_tangents] = PTR(m->tangents);
+    out[INFO_colors] = PTR(m->colors);
+    out[INFO_blend_indices] = PTR(m->blend_indices);
+    out[INFO_blend_weights] = PTR(m->blend_weights);
+    out[INFO_indices] = PTR(m->indices);
+    out[INFO_adjacency] = PTR(m->adjacency);
+    out[INFO_meshes] = PTR(m->meshes);
+    out[INFO_joints] = PTR(m->joints);
+    out[INFO_inverse_bind] = PTR(m->inverse_bind);
+    out[INFO_frame_poses] = PTR(m->frame_poses);
+    out[INFO_animations] = PTR(m->animations);
+    out[INFO_frame_bounds] = PTR(m->frame_bounds);
+    out[INFO_custom_arrays] = PTR(m->custom_arrays);
+    out[INFO_extensions] = PTR(m->extensions);
+    out[INFO_comment] = PTR(m->comment);
+    out[INFO_comment_size] = m->comment_size;
+    out[INFO_warnings] = PTR(m->warnings);
+    out[INFO_skinned_positions] = PTR(m->skinned_positions);
+    out[INFO_skinned_normals] = PTR(m->skinned_normals);
+    out[INFO_skinned_tangents] = PTR(m->skinned_tangents);
+    out[INFO_skin_matrices] = PTR(m->skin_matrices);
+    out[INFO_world_matrices] = PTR(m->world_matrices);
+    out[INFO_local_poses] = PTR(m->local_poses);
+    out[INFO_bounds] = PTR(&m->bounds);
+#undef PTR
+    return 0;
+}
+
+/* Skins the model at a fractional global frame into its skinned_* buffers. */
+IQ_EXPORT uint32_t iq_wasm_evaluate(uint32_t handle, float frame) {
+    iq_model *m = lookup(handle);
+    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+    return (uint32_t)iq_evaluate(m, frame);
+}
+
+/* Bytes held by live models (their arenas), for leak tests. */
+IQ_EXPORT double iq_wasm_live_bytes(void) {
+    double total = 0;
+    for (uint32_t i = 0; i < slot_count; i++)
+        if (slots[i].model) total += (double)((iqi_arena *)slots[i].model->internal)->used;
+    return total;
+}

@@ -1,0 +1,317 @@
+// interquake: the JS API over the WASM core (the npm entry point).
+//
+// The WASM module is a standalone reactor with one import, so this file is its
+// whole loader: no Emscripten glue. Model data stays in the WASM heap; the
+// getters below hand out typed-array views and rebuild them whenever the heap
+// has grown (growth detaches every old view), so `model.positions` is always
+// live. Keep a `.slice()` if you need a copy that outlives the model.
+
+// The uint32 words iq_wasm_model_info writes, in order (IQ_INFO_FIELDS in src/iq_wasm.c).
+const INFO_FIELDS = [
+  'format', 'vertexCount', 'triangleCount', 'meshCount', 'jointCount', 'frameCount',
+  'animationCount', 'customArrayCount', 'extensionCount', 'warningCount',
+  'positions', 'normals', 'texcoords', 'tangents', 'colors', 'blendIndices', 'blendWeights',
+  'indices', 'adjacency', 'meshes', 'joints', 'inverseBind', 'framePoses', 'animations',
+  'frameBounds', 'customArrays', 'extensions', 'comment', 'commentSize', 'warnings',
+  'skinnedPositions', 'skinnedNormals', 'skinnedTangents', 'skinMatrices', 'worldMatrices',
+  'localPoses', 'bounds',
+];
+const FORMATS = ['auto', 'iqm', 'iqe', 'md3'];
+// iq_component order: the typed array that holds each IQM component format.
+const COMPONENT_TYPES = [
+  ['byte', Int8Array], ['ubyte', Uint8Array], ['short', Int16Array], ['ushort', Uint16Array],
+  ['int', Int32Array], ['uint', Uint32Array], ['half', Uint16Array], ['float', Float32Array],
+  ['double', Float64Array],
+];
+
+/** Every failure is one of these: `code` is stable, `message` says what and where. */
+export class InterquakeError extends Error {
+  constructor(code, message, { offset = -1, line = 0, column = 0, file } = {}) {
+    super(message);
+    this.name = 'InterquakeError';
+    this.code = code;
+    this.offset = offset;
+    this.line = line;
+    this.column = column;
+    if (file !== undefined) this.file = file;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+let initPromise = null;
+
+/**
+ * Compiles and instantiates the WASM once; later calls resolve to the same library.
+ * options.wasm: bytes (ArrayBuffer / typed array), a WebAssembly.Module, a Response, or a URL.
+ */
+export function init(options = {}) {
+  if (!initPromise) {
+    initPromise = instantiate(options.wasm).catch((err) => {
+      initPromise = null; // let a later call retry (for example with options.wasm)
+      throw err;
+    });
+  }
+  return initPromise;
+}
+
+async function wasmSource(wasm) {
+  if (wasm instanceof WebAssembly.Module || wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) return wasm;
+  if (typeof Response !== 'undefined' && wasm instanceof Response) return new Uint8Array(await wasm.arrayBuffer());
+  const url = wasm ? new URL(String(wasm), import.meta.url) : new URL('./interquake.wasm', import.meta.url);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new InterquakeError('wasm_unavailable', `could not fetch ${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function instantiate(wasm) {
+  const source = await wasmSource(wasm);
+  const imports = {
+    // The heap grew: views are rebuilt lazily on the next access.
+    env: { emscripten_notify_memory_growth() {} },
+  };
+  const result = await WebAssembly.instantiate(source, imports);
+  const instance = result.instance || result;
+  const exports = instance.exports;
+  exports._initialize();
+  if (exports.iq_wasm_info_field_count() !== INFO_FIELDS.length) {
+    throw new InterquakeError('wasm_mismatch', 'interquake.wasm does not match interquake.js; rebuild both');
+  }
+  return new Interquake(exports);
+}
+
+class Interquake {
+  constructor(exports) {
+    this._exports = exports;
+    this._info = exports.iq_wasm_alloc(INFO_FIELDS.length * 4);
+  }
+
+  get _heap() {
+    return this._exports.memory.buffer;
+  }
+
+  _string(ptr) {
+    if (!ptr) return '';
+    const bytes = new Uint8Array(this._heap);
+    let end = ptr;
+    while (bytes[end] !== 0) end++;
+    return utf8.decode(bytes.subarray(ptr, end));
+  }
+
+  /**
+   * Loads an IQM (later IQE, MD3) model from bytes. The format comes from the magic bytes;
+   * options.name is only used in error messages, options.format forces a parser.
+   */
+  load(bytes, options = {}) {
+    const { name, format = 'auto' } = options;
+    let input;
+    if (bytes instanceof Uint8Array) input = bytes;
+    else if (bytes instanceof ArrayBuffer) input = new Uint8Array(bytes);
+    else if (ArrayBuffer.isView(bytes)) input = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    else throw new InterquakeError('invalid_argument', 'load() takes a Uint8Array or an ArrayBuffer', { file: name });
+    const formatIndex = FORMATS.indexOf(format);
+    if (formatIndex < 0) throw new InterquakeError('invalid_argument', `unknown format '${format}'`, { file: name });
+
+    const e = this._exports;
+    const ptr = e.iq_wasm_alloc(input.length);
+    if (!ptr) throw new InterquakeError('out_of_memory', `no memory to copy ${input.length} bytes`, { file: name });
+    let handle;
+    try {
+      new Uint8Array(this._heap, ptr, input.length).set(input);
+      handle = e.iq_wasm_load(ptr, input.length, formatIndex);
+    } finally {
+      e.iq_wasm_free(ptr);
+    }
+    if (!handle) throw this._lastError(name);
+    return new Model(this, handle, name);
+  }
+
+  _lastError(file) {
+    const e = this._exports;
+    const code = this._string(e.iq_wasm_error_name(e.iq_wasm_error_code()));
+    const detail = this._string(e.iq_wasm_error_message());
+    const offset = e.iq_wasm_error_offset();
+    const line = e.iq_wasm_error_line();
+    const column = e.iq_wasm_error_column();
+    const where = line ? ` (line ${line}, column ${column})` : offset >= 0 ? ` (byte ${offset})` : '';
+    const prefix = file ? `${file}: ` : '';
+    return new InterquakeError(code, `${prefix}${code}${where}: ${detail}`, { offset, line, column, file });
+  }
+
+  /** Bytes held by live models in the WASM heap (for leak checks). */
+  get liveBytes() {
+    return this._exports.iq_wasm_live_bytes();
+  }
+
+  /** Current size of the WASM memory in bytes. */
+  get memoryBytes() {
+    return this._heap.byteLength;
+  }
+}
+
+class Model {
+  constructor(library, handle, name) {
+    this._lib = library;
+    this._handle = handle;
+    this._disposed = false;
+    this._views = new Map();
+    this._viewBuffer = null;
+    this.name = name;
+    const e = library._exports;
+    e.iq_wasm_model_info(handle, library._info);
+    const words = new Uint32Array(library._heap, library._info, INFO_FIELDS.length);
+    const info = {};
+    INFO_FIELDS.forEach((field, i) => { info[field] = words[i]; });
+    this._p = info;
+    this.format = FORMATS[info.format];
+    this.vertexCount = info.vertexCount;
+    this.triangleCount = info.triangleCount;
+    this.frameCount = info.frameCount;
+    this._readRecords();
+  }
+
+  // Metadata is small: copy it into plain JS objects once.
+  _readRecords() {
+    const p = this._p;
+    const lib = this._lib;
+    const heap = lib._heap;
+    const u32 = new Uint32Array(heap);
+    const i32 = new Int32Array(heap);
+    const f32 = new Float32Array(heap);
+    const str = (ptr) => lib._string(ptr);
+
+    this.meshes = [];
+    for (let i = 0; i < p.meshCount; i++) {
+      const w = (p.meshes + 24 * i) >> 2;
+      this.meshes.push({
+        name: str(u32[w]), material: str(u32[w + 1]),
+        firstVertex: u32[w + 2], vertexCount: u32[w + 3],
+        firstTriangle: u32[w + 4], triangleCount: u32[w + 5],
+      });
+    }
+    const transform = (w) => ({
+      translate: [f32[w], f32[w + 1], f32[w + 2]],
+      rotate: [f32[w + 3], f32[w + 4], f32[w + 5], f32[w + 6]],
+      scale: [f32[w + 7], f32[w + 8], f32[w + 9]],
+    });
+    this.joints = [];
+    for (let i = 0; i < p.jointCount; i++) {
+      const w = (p.joints + 48 * i) >> 2;
+      this.joints.push({ name: str(u32[w]), parent: i32[w + 1], ...transform(w + 2) });
+    }
+    this.animations = [];
+    for (let i = 0; i < p.animationCount; i++) {
+      const w = (p.animations + 20 * i) >> 2;
+      this.animations.push({
+        name: str(u32[w]), firstFrame: u32[w + 1], frameCount: u32[w + 2],
+        framerate: f32[w + 3], loop: (u32[w + 4] & 1) !== 0,
+      });
+    }
+    const bw = p.bounds >> 2;
+    this.bounds = p.vertexCount
+      ? { min: [f32[bw], f32[bw + 1], f32[bw + 2]], max: [f32[bw + 3], f32[bw + 4], f32[bw + 5]],
+          xyRadius: f32[bw + 6], radius: f32[bw + 7] }
+      : null;
+    this.warnings = [];
+    for (let i = 0; i < p.warningCount; i++) {
+      const at = p.warnings + 164 * i;
+      this.warnings.push({ code: str(lib._exports.iq_wasm_warning_name(u32[at >> 2])), message: str(at + 4) });
+    }
+    this._customs = [];
+    for (let i = 0; i < p.customArrayCount; i++) {
+      const w = (p.customArrays + 20 * i) >> 2;
+      this._customs.push({ name: str(u32[w]), type: u32[w + 1], format: u32[w + 2], size: u32[w + 3], ptr: u32[w + 4] });
+    }
+    this.extensions = [];
+    for (let i = 0; i < p.extensionCount; i++) {
+      const w = (p.extensions + 12 * i) >> 2;
+      const size = u32[w + 1];
+      const data = size ? new Uint8Array(heap, u32[w + 2], size).slice() : new Uint8Array(0);
+      this.extensions.push({ name: str(u32[w]), data });
+    }
+    this.comment = p.commentSize ? utf8.decode(new Uint8Array(heap, p.comment, p.commentSize)) : '';
+  }
+
+  _check() {
+    if (this._disposed) throw new InterquakeError('disposed', `model${this.name ? ` ${this.name}` : ''} was disposed`);
+  }
+
+  // A typed-array view into the heap, rebuilt after memory growth.
+  _view(key, Type, ptr, length) {
+    this._check();
+    if (!ptr) return null;
+    const buffer = this._lib._heap;
+    if (buffer !== this._viewBuffer) {
+      this._views.clear();
+      this._viewBuffer = buffer;
+    }
+    let view = this._views.get(key);
+    if (!view) {
+      view = new Type(buffer, ptr, length);
+      this._views.set(key, view);
+    }
+    return view;
+  }
+
+  get positions() { return this._view('positions', Float32Array, this._p.positions, this.vertexCount * 3); }
+  get normals() { return this._view('normals', Float32Array, this._p.normals, this.vertexCount * 3); }
+  get texcoords() { return this._view('texcoords', Float32Array, this._p.texcoords, this.vertexCount * 2); }
+  get tangents() { return this._view('tangents', Float32Array, this._p.tangents, this.vertexCount * 4); }
+  get colors() { return this._view('colors', Float32Array, this._p.colors, this.vertexCount * 4); }
+  get blendIndices() { return this._view('blendIndices', Uint16Array, this._p.blendIndices, this.vertexCount * 4); }
+  get blendWeights() { return this._view('blendWeights', Float32Array, this._p.blendWeights, this.vertexCount * 4); }
+  get indices() { return this._view('indices', Uint32Array, this._p.indices, this.triangleCount * 3); }
+  get adjacency() { return this._view('adjacency', Uint32Array, this._p.adjacency, this.triangleCount * 3); }
+  /** Per joint, the row-major 3x4 inverse of its bind-pose model-space matrix. */
+  get inverseBindMatrices() {
+    return this._view('inverseBind', Float32Array, this._p.inverseBind, this.joints.length * 12);
+  }
+  /** frameCount * joints.length local poses, 10 floats each: translate xyz, rotate xyzw, scale xyz. */
+  get framePoses() {
+    return this._view('framePoses', Float32Array, this._p.framePoses, this.frameCount * this.joints.length * 10);
+  }
+  /** Per frame: min xyz, max xyz, xy radius, radius (8 floats), or null when the file has none. */
+  get frameBounds() { return this._view('frameBounds', Float32Array, this._p.frameBounds, this.frameCount * 8); }
+
+  /** Vertex arrays of custom types, in the component format the file stored them in. */
+  get customArrays() {
+    this._check();
+    return this._customs.map((c, i) => {
+      const [format, Type] = COMPONENT_TYPES[c.format];
+      return { name: c.name, format, size: c.size, data: this._view(`custom${i}`, Type, c.ptr, this.vertexCount * c.size) };
+    });
+  }
+
+  /**
+   * The mesh skinned to global frame `frame` (0..frameCount-1; fractions interpolate toward the
+   * next frame, values outside are clamped). With no frames, the bind pose. The returned arrays
+   * are views of buffers the model owns: the next evaluate() overwrites them.
+   */
+  evaluate(frame = 0) {
+    this._check();
+    if (typeof frame !== 'number' || !Number.isFinite(frame)) {
+      throw new InterquakeError('invalid_argument', `evaluate() needs a finite frame number, got ${frame}`);
+    }
+    this._lib._exports.iq_wasm_evaluate(this._handle, frame);
+    const p = this._p;
+    return {
+      positions: this._view('skinnedPositions', Float32Array, p.skinnedPositions, this.vertexCount * 3),
+      normals: this._view('skinnedNormals', Float32Array, p.skinnedNormals, this.vertexCount * 3),
+      tangents: this._view('skinnedTangents', Float32Array, p.skinnedTangents, this.vertexCount * 4),
+    };
+  }
+
+  /** Frees the WASM memory. Calling it twice is fine; anything else afterwards throws. */
+  dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
+    this._views.clear();
+    this._lib._exports.iq_wasm_dispose(this._handle);
+  }
+}
+
+export { Interquake, Model };
