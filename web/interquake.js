@@ -274,6 +274,13 @@ class Model {
   get framePoses() {
     return this._view('framePoses', Float32Array, this._p.framePoses, this.frameCount * this.joints.length * 10);
   }
+  /**
+   * Per joint, the row-major 3x4 skin matrix (world * inverse bind) of the last evaluate(),
+   * 12 floats each: rows of [r0 r1 r2 t]. The bind pose (identity) before the first call.
+   */
+  get skinMatrices() { return this._view('skinMatrices', Float32Array, this._p.skinMatrices, this.joints.length * 12); }
+  /** Per joint, the row-major 3x4 model-space matrix of the last evaluate(). */
+  get worldMatrices() { return this._view('worldMatrices', Float32Array, this._p.worldMatrices, this.joints.length * 12); }
   /** Per frame: min xyz, max xyz, xy radius, radius (8 floats), or null when the file has none. */
   get frameBounds() { return this._view('frameBounds', Float32Array, this._p.frameBounds, this.frameCount * 8); }
 

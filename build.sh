@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# The one build entry point.
+#   ./build.sh            build what is missing or stale: the WASM (web/interquake.wasm) and the native test build
+#   ./build.sh wasm       the release WASM only
+#   ./build.sh native     native C tests and tools, with AddressSanitizer + UndefinedBehaviorSanitizer
+#   ./build.sh setup      install what the build and tests need (emscripten, chromium, npm packages)
+#   ./build.sh test       setup + build + every test (what `npm test` runs)
+#   ./build.sh fuzz [S]   build the libFuzzer harnesses and run each for S seconds (default 60)
+#   ./build.sh size       print the gzip size of what a page downloads
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Every src/iq_*.c is part of the library; iq_wasm.c holds the WASM exports only.
+mapfile -t SOURCES < <(ls src/iq_*.c | grep -v '/iq_wasm\.c$')
+WASM_SOURCES=("${SOURCES[@]}" src/iq_wasm.c)
+CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc)
+# Debian's emcc runs its JS optimizer with the system node, which only finds acorn here.
+export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
+
+log() { printf '[build] %s\n' "$*" >&2; }
+
+can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
+APT_UPDATED=0
+apt_install() {
+  if ! can_apt; then
+    log "missing: $*. Install them (Debian/Ubuntu: sudo apt-get install -y $*) and run again."
+    exit 1
+  fi
+  if [ "$APT_UPDATED" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    APT_UPDATED=1
+  fi
+  log "installing $* with apt-get"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >&2
+}
+
+ensure_emcc() {
+  command -v emcc >/dev/null || apt_install emscripten
+}
+
+ensure_test_tools() {
+  local missing=()
+  command -v emcc >/dev/null || missing+=(emscripten)
+  command -v clang >/dev/null || missing+=(clang)
+  command -v chromium >/dev/null || missing+=(chromium)
+  # libFuzzer and LeakSanitizer runtimes for clang 14
+  [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || missing+=(libclang-rt-14-dev)
+  if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+  if [ ! -d node_modules/playwright-core ]; then
+    log "installing npm packages"
+    if [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
+  fi
+}
+
+stale() { # stale TARGET SOURCES...: true when TARGET is missing or older than a source
+  local target=$1; shift
+  [ -e "$target" ] || return 0
+  local s
+  for s in "$@"; do [ "$s" -nt "$target" ] && return 0; done
+  return 1
+}
+
+build_wasm() {
+  ensure_emcc
+  local out=web/interquake.wasm
+  if ! stale "$out" "${WASM_SOURCES[@]}" src/*.h build.sh; then return 0; fi
+  log "emcc $(emcc --version | head -1 | sed 's/.*) //') -> $out"
+  # A standalone reactor: no Emscripten JS glue, one import (memory growth notice).
+  emcc -O2 "${CFLAGS_COMMON[@]}" -DNDEBUG "${WASM_SOURCES[@]}" \
+    -sSTANDALONE_WASM=1 --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2147483648 \
+    -sMALLOC=emmalloc -sFILESYSTEM=0 -sTOTAL_STACK=1048576 -o "$out"
+}
+
+NATIVE_DIR=build/native
+SAN_FLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+
+build_native() {
+  mkdir -p "$NATIVE_DIR"
+  local deps=("${SOURCES[@]}" src/*.h tests/c/*.c tests/c/*.h build.sh)
+  local t
+  for t in tests/c/test_*.c; do
+    local bin="$NATIVE_DIR/$(basename "$t" .c)"
+    if stale "$bin" "${deps[@]}"; then
+      log "cc $t (ASan+UBSan)"
+      cc "${CFLAGS_COMMON[@]}" "${SAN_FLAGS[@]}" "$t" "${SOURCES[@]}" -lm -o "$bin"
+    fi
+  done
+  # Uninstrumented optimised build of the same C for the benchmark.
+  if [ -f tests/c/bench_native.c ] && stale "$NATIVE_DIR/bench_native" "${deps[@]}"; then
+    cc "${CFLAGS_COMMON[@]}" -O2 -DNDEBUG tests/c/bench_native.c "${SOURCES[@]}" -lm -o "$NATIVE_DIR/bench_native"
+  fi
+}
+
+build_fuzz() {
+  mkdir -p "$NATIVE_DIR"
+  local f
+  for f in tests/c/fuzz_*.c; do
+    local bin="$NATIVE_DIR/$(basename "$f" .c)"
+    if stale "$bin" "${SOURCES[@]}" src/*.h "$f" build.sh; then
+      log "clang $f (libFuzzer+ASan+UBSan)"
+      clang "${CFLAGS_COMMON[@]}" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+        "$f" "${SOURCES[@]}" -lm -o "$bin"
+    fi
+  done
+}
+
+run_fuzz() { # run_fuzz SECONDS
+  local seconds=$1 f
+  build_fuzz
+  for f in tests/c/fuzz_*.c; do
+    local name; name=$(basename "$f" .c)
+    local corpus="build/fuzz-corpus/$name"
+    mkdir -p "$corpus"
+    # Seeds: the shared corpus files of the parser's format, plus the project's fixtures.
+    local seeds; seeds=$(sed -n 's|^// seeds: ||p' "$f")
+    log "fuzzing $name for ${seconds}s (seeds: ${seeds:-none})"
+    # shellcheck disable=SC2086
+    "$NATIVE_DIR/$name" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=0 \
+      -artifact_prefix=build/ "$corpus" $seeds 2> "build/$name.log" \
+      || { tail -40 "build/$name.log" >&2; log "FUZZER FAILED: $name"; return 1; }
+    log "$name: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "build/$name.log" | tail -1)"
+  done
+}
+
+run_tests() {
+  ensure_test_tools
+  build_wasm
+  build_native
+  local failed=0 t
+  log "native C tests (ASan + UBSan)"
+  for t in "$NATIVE_DIR"/test_*; do
+    "$t" || failed=1
+  done
+  run_fuzz "${FUZZ_SECONDS:-20}" || failed=1
+  log "node --test"
+  node --test --test-reporter=spec tests/js/ tests/browser/ || failed=1
+  return $failed
+}
+
+size_report() {
+  build_wasm
+  local f
+  for f in web/interquake.wasm web/interquake.js "$@"; do
+    [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  done
+}
+
+case "${1:-all}" in
+  all) build_wasm; build_native ;;
+  wasm) build_wasm ;;
+  native) build_native ;;
+  setup) ensure_test_tools ;;
+  test) run_tests ;;
+  fuzz) run_fuzz "${2:-60}" ;;
+  size) shift; size_report "$@" ;;
+  *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [seconds]|size]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,19 @@
+/* libFuzzer harness for the loader (every format it reads): on success the
+ * model must keep every invariant and survive evaluation.
+ *   ./build.sh fuzz 600          (npm run fuzz runs every harness for 10 minutes) */
+// seeds: ../shared/corpus/iqm
+#include "check_model.h"
+#include "interquake.h"
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    iq_error err;
+    iq_model *m = iq_load_memory(data, size, NULL, &err);
+    if (m) {
+        if (check_model(m) || check_evaluate(m)) abort();
+        iq_free(m);
+    } else if (err.code == IQ_ERROR_NONE) {
+        abort();
+    }
+    return 0;
+}

@@ -1,0 +1,164 @@
+// Type declarations for the interquake JS API (web/interquake.js).
+
+export type Format = 'iqm' | 'iqe' | 'md3';
+
+/** Stable error codes; see README "Errors". */
+export type ErrorCode =
+  | 'invalid_argument' | 'out_of_memory' | 'limit' | 'unknown_format' | 'bad_magic' | 'bad_version'
+  | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'
+  | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax'
+  | 'disposed' | 'wasm_unavailable' | 'wasm_mismatch'
+  | (string & {});
+
+export class InterquakeError extends Error {
+  readonly name: 'InterquakeError';
+  /** Stable lowercase identifier of the failure kind. */
+  readonly code: ErrorCode;
+  /** Byte offset in the input where the problem is, or -1. */
+  readonly offset: number;
+  /** 1-based line and column for text formats, or 0. */
+  readonly line: number;
+  readonly column: number;
+  /** The name passed to load(), when there was one. */
+  readonly file?: string;
+}
+
+export interface InitOptions {
+  /** The WASM to use instead of interquake.wasm next to interquake.js. */
+  wasm?: ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response | URL | string;
+}
+
+/** Compiles the WASM once; later calls resolve to the same library. */
+export function init(options?: InitOptions): Promise<Interquake>;
+
+export interface LoadOptions {
+  /** Used in error messages only. */
+  name?: string;
+  /** Forces a parser; 'auto' (the default) reads the magic bytes. */
+  format?: 'auto' | Format;
+}
+
+export interface Interquake {
+  /** Parses and validates a model. Throws InterquakeError on bad input. */
+  load(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: LoadOptions): Model;
+  /** Bytes held by live models in the WASM heap. */
+  readonly liveBytes: number;
+  /** Current size of the WASM memory. */
+  readonly memoryBytes: number;
+}
+
+export interface Mesh {
+  name: string;
+  material: string;
+  firstVertex: number;
+  vertexCount: number;
+  firstTriangle: number;
+  triangleCount: number;
+}
+
+export type Vec3 = [number, number, number];
+export type Quat = [number, number, number, number];
+
+export interface Joint {
+  name: string;
+  /** -1 for roots; otherwise smaller than this joint's index. */
+  parent: number;
+  /** Bind pose relative to the parent: p' = rotate(scale * p) + translate. */
+  translate: Vec3;
+  rotate: Quat;
+  scale: Vec3;
+}
+
+export interface Animation {
+  name: string;
+  firstFrame: number;
+  frameCount: number;
+  /** Frames per second; 0 when the file does not say. */
+  framerate: number;
+  loop: boolean;
+}
+
+export interface Bounds {
+  min: Vec3;
+  max: Vec3;
+  xyRadius: number;
+  radius: number;
+}
+
+export interface Warning {
+  code: string;
+  message: string;
+}
+
+export interface CustomArray {
+  name: string;
+  format: 'byte' | 'ubyte' | 'short' | 'ushort' | 'int' | 'uint' | 'half' | 'float' | 'double';
+  size: number;
+  /** vertexCount * size values; 'half' values are raw IEEE half bits. */
+  data: Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+}
+
+export interface Extension {
+  name: string;
+  data: Uint8Array;
+}
+
+export interface Evaluated {
+  positions: Float32Array | null;
+  normals: Float32Array | null;
+  tangents: Float32Array | null;
+}
+
+/**
+ * A loaded model. Typed arrays are views into the WASM heap, rebuilt after the heap grows;
+ * they are invalid after dispose(). Copy with .slice() to keep data beyond the model's life.
+ */
+export interface Model {
+  readonly format: Format;
+  readonly name?: string;
+  readonly vertexCount: number;
+  readonly triangleCount: number;
+  readonly frameCount: number;
+  readonly meshes: Mesh[];
+  /** Bind pose, vertexCount * 3. */
+  readonly positions: Float32Array | null;
+  readonly normals: Float32Array | null;
+  readonly texcoords: Float32Array | null;
+  /** xyz + bitangent sign w. */
+  readonly tangents: Float32Array | null;
+  /** RGBA in 0..1. */
+  readonly colors: Float32Array | null;
+  /** 4 per vertex, each < joints.length. */
+  readonly blendIndices: Uint16Array | null;
+  /** 4 per vertex, summing to 1. */
+  readonly blendWeights: Float32Array | null;
+  /** triangleCount * 3 indexes into the model-wide vertex arrays; clockwise front faces. */
+  readonly indices: Uint32Array | null;
+  /** triangleCount * 3 neighbouring triangle indexes, 0xFFFFFFFF for none. */
+  readonly adjacency: Uint32Array | null;
+  readonly joints: Joint[];
+  readonly animations: Animation[];
+  /** Row-major 3x4 inverse bind matrix per joint. */
+  readonly inverseBindMatrices: Float32Array | null;
+  /** frameCount * joints.length * 10 floats: translate xyz, rotate xyzw, scale xyz. */
+  readonly framePoses: Float32Array | null;
+  /** Row-major 3x4 skin matrix (world * inverse bind) per joint, as of the last evaluate(). */
+  readonly skinMatrices: Float32Array | null;
+  /** Row-major 3x4 model-space matrix per joint, as of the last evaluate(). */
+  readonly worldMatrices: Float32Array | null;
+  /** 8 floats per frame: min xyz, max xyz, xy radius, radius. */
+  readonly frameBounds: Float32Array | null;
+  /** Bounds of the bind-pose positions, or null without vertices. */
+  readonly bounds: Bounds | null;
+  readonly customArrays: CustomArray[];
+  readonly extensions: Extension[];
+  readonly comment: string;
+  readonly warnings: Warning[];
+  /**
+   * Skins the mesh to global frame `frame`; fractions interpolate toward the next frame.
+   * The arrays are owned by the model and overwritten by the next call.
+   */
+  evaluate(frame?: number): Evaluated;
+  /** Frees the WASM memory; idempotent. Any other use afterwards throws 'disposed'. */
+  dispose(): void;
+}
