@@ -183,3 +183,47 @@ IQ_EXPORT double iq_wasm_live_bytes(void) {
         if (slots[i].model) total += (double)((iqi_arena *)slots[i].model->internal)->used;
     return total;
 }
+
+// -- Quake 3 companion files and zip archives (src/iq_quake3.h)
+
+#include "iq_quake3.h"
+
+#if defined(__wasm32__)
+_Static_assert(sizeof(iq_q3_animation) == 32, "JS reads iq_q3_animation as 8 words");
+_Static_assert(offsetof(iq_q3_config, table_entries) == 32 * IQ_Q3_ANIMATION_COUNT &&
+               offsetof(iq_q3_config, warning) == 32 * IQ_Q3_ANIMATION_COUNT + 40, "JS reads iq_q3_config");
+_Static_assert(offsetof(iq_skin, surfaces) == 168 && sizeof(iq_skin_surface) == 324, "JS reads iq_skin");
+_Static_assert(sizeof(iq_zip_entry) == 28 && offsetof(iq_zip_entry, method) == 24, "JS reads iq_zip_entry");
+_Static_assert(offsetof(iq_zip, entries) == 4 && offsetof(iq_zip, total_size) == 8 && offsetof(iq_zip, warning) == 20,
+               "JS reads iq_zip");
+#endif
+
+static iq_q3_config q3_config_result;
+static iq_skin q3_skin_result;
+
+IQ_EXPORT uint32_t iq_wasm_q3_animation_count(void) { return IQ_Q3_ANIMATION_COUNT; }
+IQ_EXPORT const char *iq_wasm_q3_animation_name(uint32_t id) { return iq_q3_animation_name(id); }
+
+/* Parses animation.cfg into a result that stays valid until the next call;
+ * returns its address, or 0 with the error kept for iq_wasm_error_*. */
+IQ_EXPORT iq_q3_config *iq_wasm_parse_animation_cfg(const void *text, uint32_t size) {
+    return iq_q3_parse_animation_cfg(text, size, &q3_config_result, &last_error) ? &q3_config_result : NULL;
+}
+
+/* Parses a .skin file; same contract as iq_wasm_parse_animation_cfg. */
+IQ_EXPORT iq_skin *iq_wasm_parse_skin(const void *text, uint32_t size) {
+    return iq_q3_parse_skin(text, size, &q3_skin_result, &last_error) ? &q3_skin_result : NULL;
+}
+
+/* Reads a zip central directory; free the result with iq_wasm_zip_free. Zero
+ * limits take the defaults of iq_zip_limits. */
+IQ_EXPORT iq_zip *iq_wasm_zip_open(const void *data, uint32_t size, double max_total_size, uint32_t max_entries,
+                                   uint32_t max_name_length, uint32_t max_ratio) {
+    iq_zip_limits limits;
+    limits.max_entries = max_entries;
+    limits.max_name_length = max_name_length;
+    limits.max_total_size = max_total_size > 0 && max_total_size < 1.8e19 ? (uint64_t)max_total_size : 0;
+    limits.max_ratio = max_ratio;
+    return iq_zip_open(data, size, &limits, &last_error);
+}
+IQ_EXPORT void iq_wasm_zip_free(iq_zip *zip) { iq_zip_free(zip); }
