@@ -135,9 +135,20 @@ function fileSource(files, player) {
   return { find, folder, info, others: players.length > 1 ? players.map((p) => p.path) : [] };
 }
 
-/** The texture a shader name or skin path resolves to, the Quake 3 way. */
+/**
+ * The paths a shader name or skin path may be found at, in Quake 3's order: as written,
+ * the other image extensions in place of a missing one, then each extension appended.
+ * An absolute path from the artist's disk ("E:\\q3\\baseq3\\models\\...") is also tried
+ * from its models/ or textures/ folder on.
+ */
 function textureCandidates(reference) {
-  const ref = normalizePath(reference);
+  const list = pathCandidates(normalizePath(reference));
+  const inGame = /(^|\/)(models|textures)\//i.exec(normalizePath(reference));
+  if (inGame && inGame.index > 0) list.push(...pathCandidates(normalizePath(reference).slice(inGame.index + 1)));
+  return list;
+}
+
+function pathCandidates(ref) {
   const dot = ref.lastIndexOf('.');
   const ext = dot > ref.lastIndexOf('/') ? ref.slice(dot).toLowerCase() : '';
   const list = [ref];
@@ -196,7 +207,8 @@ function blendTags(a, b, t) {
 export function stepFrames(anim, ms) {
   const n = anim.frameCount;
   const lerp = anim.frameLerp;
-  const t = Math.max(0, ms);
+  // whole microseconds, so that seconds * 1000 lands on frame boundaries exactly
+  const t = Math.max(0, Math.round(ms * 1000) / 1000);
   const k = Math.floor(t / lerp);
   const frameFor = (f) => {
     if (n === 0) return anim.firstFrame;
@@ -375,7 +387,8 @@ export function loadPlayer(lib, files, options = {}) {
     return { skin, surfaces, missingFiles: [...missingFiles] };
   };
 
-  let skin = options.skin ?? (skinNames.includes('default') ? 'default' : skinNames[0] ?? null);
+  // undefined: the default skin (or the first there is); null: no skin, the MD3 shader names
+  let skin = options.skin !== undefined ? options.skin : skinNames.includes('default') ? 'default' : skinNames[0] ?? null;
   if (skin !== null && !skinNames.includes(skin)) {
     warnings.push({ code: 'repaired', message: `no skin '${skin}' (available: ${skinNames.join(', ') || 'none'}); using ${skinNames.includes('default') ? 'default' : 'the shader names'}` });
     skin = skinNames.includes('default') ? 'default' : null;

@@ -29,9 +29,15 @@ export function readMd3Tags(bytes) {
   return { frames, tags };
 }
 
-/** A tag at a whole frame as a column-major 4x4 (columns: axis[0], axis[1], axis[2], origin). */
+/**
+ * A tag at a whole frame as a column-major 4x4 (columns: axis[0], axis[1], axis[2], origin),
+ * each axis normalised as Quake 3's R_LerpTag does (some shipped tags have scaled axes).
+ */
 export function tagMatrix4(tag) {
-  const [x, y, z] = tag.axis;
+  const [x, y, z] = tag.axis.map((a) => {
+    const len = Math.hypot(...a);
+    return a.map((c) => c / len);
+  });
   return [x[0], x[1], x[2], 0, y[0], y[1], y[2], 0, z[0], z[1], z[2], 0, tag.origin[0], tag.origin[1], tag.origin[2], 1];
 }
 
