@@ -47,6 +47,7 @@ function asBytes(bytes, what, file) {
 
 async function loadInflater(given) {
   if (given) return given;
+  if (globalThis.fflate && globalThis.fflate.Inflate) return globalThis.fflate; // fflate's UMD build in a <script>
   try {
     return await import('fflate');
   } catch (err) {
