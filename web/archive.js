@@ -97,7 +97,7 @@ export async function openArchive(lib, bytes, options = {}) {
   } finally {
     e.iq_wasm_free(ptr);
   }
-  const needsInflate = entries.some((entry) => entry.method === 8 && entry.size > 0);
+  const needsInflate = entries.some((entry) => entry.method === 8);
   const inflater = needsInflate ? await loadInflater(options.fflate) : null;
   return new Archive(input, entries, warnings, inflater, name);
 }
