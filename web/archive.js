@@ -10,7 +10,7 @@ const ENTRY_SIZE = 28; // iq_zip_entry, fixed by static asserts in src/iq_wasm.c
 const METHOD_NAMES = {
   1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'lzma', 93: 'zstd', 95: 'xz', 98: 'ppmd', 99: 'AES',
 };
-const INFLATE_STEP = 16384; // compressed bytes per fflate push: bounds the output of one step (~16 MiB)
+const INFLATE_STEP = 65536; // compressed bytes per fflate push: one step outputs at most ~66 MiB, then a liar is stopped
 const MODEL_EXTENSIONS = /\.(iqm|iqe|md3)$/i;
 const PLAYER_PART = /^(lower|upper|head)(?:_(\d+))?\.(md3|iqm)$/i;
 const PLAYER_SKIN = /^(lower|upper|head)_(.+)\.skin$/i;
@@ -22,19 +22,33 @@ export function normalizePath(path) {
 /** The key a path is matched by (case-insensitive). */
 export const pathKey = (path) => normalizePath(path).toLowerCase();
 
-let crcTable = null;
-/** CRC-32 (IEEE 802.3, the zip one) of bytes. */
+let crcTables = null;
+/** CRC-32 (IEEE 802.3, the zip one) of bytes; four bytes a step ("slicing by 4"). */
 export function crc32(bytes) {
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
+  if (!crcTables) {
+    crcTables = [0, 1, 2, 3].map(() => new Uint32Array(256));
+    const [t0, t1, t2, t3] = crcTables;
     for (let n = 0; n < 256; n++) {
       let c = n;
       for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
+      t0[n] = c >>> 0;
+    }
+    for (let n = 0; n < 256; n++) {
+      t1[n] = (t0[t0[n] & 0xff] ^ (t0[n] >>> 8)) >>> 0;
+      t2[n] = (t0[t1[n] & 0xff] ^ (t1[n] >>> 8)) >>> 0;
+      t3[n] = (t0[t2[n] & 0xff] ^ (t2[n] >>> 8)) >>> 0;
     }
   }
+  const [t0, t1, t2, t3] = crcTables;
   let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = crcTable[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  const n = bytes.length;
+  const whole = n - (n & 3);
+  let i = 0;
+  for (; i < whole; i += 4) {
+    c ^= bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
+    c = t3[c & 0xff] ^ t2[(c >>> 8) & 0xff] ^ t1[(c >>> 16) & 0xff] ^ t0[c >>> 24];
+  }
+  for (; i < n; i++) c = t0[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
@@ -179,7 +193,7 @@ export class Archive {
 
 // Inflates into a buffer of exactly the declared size, a slice at a time, and
 // stops as soon as the stream produces more: a lying entry cannot make us
-// allocate or work more than its declared size allows.
+// allocate or work much more than its declared size allows (one step past it).
 function inflateEntry(fflate, data, size, file) {
   const out = new Uint8Array(size);
   if (size === 0 && data.length === 0) return out;

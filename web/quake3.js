@@ -316,7 +316,14 @@ export function loadPlayer(lib, files, options = {}) {
   }
 
   // Tags the assembly needs
-  const hasTag = (model, tag) => Array.isArray(model.tags) && model.tags.includes(tag);
+  // MD3 tags and IQM/IQE joints alike: tagMatrix() answers null for a name the model lacks.
+  const tagCache = new Map();
+  const hasTag = (model, tag) => {
+    if (!tagCache.has(model)) tagCache.set(model, new Map());
+    const known = tagCache.get(model);
+    if (!known.has(tag)) known.set(tag, model.tagMatrix(tag, 0) !== null);
+    return known.get(tag);
+  };
   const needed = [['lower', 'tag_torso', 'upper'], ['upper', 'tag_head', 'head']];
   if (parts.weapon) needed.push(['upper', 'tag_weapon', 'weapon']);
   for (const [part, tag, child] of needed) {
