@@ -207,8 +207,9 @@ function blendTags(a, b, t) {
 export function stepFrames(anim, ms) {
   const n = anim.frameCount;
   const lerp = anim.frameLerp;
-  // whole microseconds, so that seconds * 1000 lands on frame boundaries exactly
-  const t = Math.max(0, Math.round(ms * 1000) / 1000);
+  // whole microseconds, so that seconds * 1000 lands on frame boundaries exactly; at most
+  // about 30 000 years, so that every step below stays exact
+  const t = Math.min(Math.max(0, Math.round(ms * 1000) / 1000), 1e15);
   const k = Math.floor(t / lerp);
   const frameFor = (f) => {
     if (n === 0) return anim.firstFrame;
