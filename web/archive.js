@@ -56,7 +56,7 @@ function asBytes(bytes, what, file) {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  throw new InterquakeError('invalid_argument', `${what} takes a Uint8Array or an ArrayBuffer`, { file });
+  throw new InterquakeError('invalid_argument', `${what} takes a Uint8Array, an ArrayBuffer or a Blob`, { file });
 }
 
 async function loadInflater(given) {
@@ -72,7 +72,9 @@ async function loadInflater(given) {
 
 /** Opens a zip/pk3. See Interquake.openArchive. */
 export async function openArchive(lib, bytes, options = {}) {
-  const name = options.name;
+  const name = options.name ?? (typeof File !== 'undefined' && bytes instanceof File ? bytes.name : undefined);
+  // a Blob or File (a dropped .pk3) is read here: this call is async anyway
+  if (typeof Blob !== 'undefined' && bytes instanceof Blob) bytes = new Uint8Array(await bytes.arrayBuffer());
   const input = asBytes(bytes, 'openArchive()', name);
   const e = lib._exports;
   const ptr = e.iq_wasm_alloc(input.length);

@@ -169,7 +169,7 @@ export interface Model {
 
 export interface Interquake {
   /** Opens a .pk3/.zip; fflate is imported on first need (or taken from options.fflate / globalThis.fflate). */
-  openArchive(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: ArchiveOptions): Promise<Archive>;
+  openArchive(bytes: Uint8Array | ArrayBuffer | ArrayBufferView | Blob, options?: ArchiveOptions): Promise<Archive>;
   /** Assembles a Quake 3 player from an archive or from files keyed by game or player-relative path. */
   loadPlayer(files: Archive | Record<string, Uint8Array | ArrayBuffer | string> | Map<string, Uint8Array | ArrayBuffer | string>,
     options?: PlayerOptions): Player;

@@ -58,10 +58,14 @@ test('players and models are listed: path, skins (default, red, blue, then the r
   assert.equal(archive.models.length, 9);
 });
 
-test('openArchive accepts ArrayBuffer and views; anything else is invalid_argument', async () => {
+test('openArchive accepts ArrayBuffer, views, Blob and File; anything else is invalid_argument', async () => {
   const copy = pk3.bytes.slice();
   assert.equal((await iq.openArchive(copy.buffer)).files.length, files.size);
   assert.equal((await iq.openArchive(new DataView(copy.buffer))).files.length, files.size);
+  assert.equal((await iq.openArchive(new Blob([copy]))).files.length, files.size);
+  const file = new File([copy], 'sarge.pk3');
+  await rejects(iq.openArchive(new File([new Uint8Array(30)], 'junk.pk3')), 'unknown_format');
+  assert.equal((await iq.openArchive(file)).name, 'sarge.pk3');
   await rejects(iq.openArchive('sarge.pk3'), 'invalid_argument');
 });
 
