@@ -101,11 +101,18 @@ export function parseSkin(lib, input, options = {}) {
 
 // -- Where files come from: an opened archive, a Map or a plain object of path -> bytes
 
+// find(path) answers where a file is without reading it ({ path } or null); read(path)
+// also returns its bytes, so textures are located without inflating them.
 function fileSource(files, player) {
-  let read;
+  let locate;
+  let load;
   let paths;
   if (files instanceof Archive) {
-    read = (path) => (files.has(path) ? { path: files.entry(path).path, bytes: files.read(path) } : null);
+    locate = (path) => {
+      const entry = files.entry(path);
+      return entry ? entry.path : null;
+    };
+    load = (path) => files.read(path);
     paths = files.files;
   } else if (files && typeof files === 'object') {
     const index = new Map();
@@ -114,7 +121,8 @@ function fileSource(files, player) {
       if (bytes == null) continue;
       index.set(pathKey(path), { path: normalizePath(path), bytes: textBytes(bytes, `loadPlayer() file ${path}`) });
     }
-    read = (path) => index.get(pathKey(path)) || null;
+    locate = (path) => index.get(pathKey(path))?.path ?? null;
+    load = (path) => index.get(pathKey(path)).bytes;
     paths = [...index.values()].map((f) => f.path);
   } else {
     throw new InterquakeError('invalid_argument', 'loadPlayer() takes an archive from openArchive() or an object of path -> bytes');
@@ -129,10 +137,16 @@ function fileSource(files, player) {
   // A game path, or one relative to the player's folder.
   const find = (path) => {
     const p = normalizePath(path);
-    if (p.toLowerCase().startsWith(prefix.toLowerCase())) return read(p) || (prefix ? read(p.slice(prefix.length)) : null);
-    return read(p) || read(prefix + p);
+    const found = p.toLowerCase().startsWith(prefix.toLowerCase())
+      ? locate(p) || (prefix ? locate(p.slice(prefix.length)) : null)
+      : locate(p) || locate(prefix + p);
+    return found ? { path: found } : null;
   };
-  return { find, folder, info, others: players.length > 1 ? players.map((p) => p.path) : [] };
+  const read = (path) => {
+    const file = find(path);
+    return file ? { path: file.path, bytes: load(file.path) } : null;
+  };
+  return { find, read, folder, info, others: players.length > 1 ? players.map((p) => p.path) : [] };
 }
 
 /**
@@ -236,7 +250,7 @@ function fractionalFrame({ from, to, lerp }) {
 /** Assembles a Quake 3 player. See Interquake.loadPlayer. */
 export function loadPlayer(lib, files, options = {}) {
   const source = fileSource(files, options.player);
-  const { find, folder, info } = source;
+  const { find, read, folder, info } = source;
   const warnings = [];
   const missing = new Set();
   const where = (name) => (folder ? `${folder}/${name}` : name);
@@ -252,7 +266,7 @@ export function loadPlayer(lib, files, options = {}) {
       let file = null;
       for (const level of lod ? [lod, 0] : [0]) {
         const suffix = level ? `_${level}` : '';
-        file = find(`${part}${suffix}.md3`) || find(`${part}${suffix}.iqm`);
+        file = read(`${part}${suffix}.md3`) || read(`${part}${suffix}.iqm`);
         if (file) break;
         if (level) {
           missing.add(where(`${part}_${level}.md3`));
@@ -268,7 +282,7 @@ export function loadPlayer(lib, files, options = {}) {
       let model = options.weapon;
       let path = options.weaponPath;
       if (typeof model === 'string') {
-        const file = find(model);
+        const file = read(model);
         if (!file) throw new InterquakeError('missing_file', `weapon ${model} is missing`, { file: model });
         path = file.path;
         model = lib.load(file.bytes, { name: path });
@@ -292,7 +306,7 @@ export function loadPlayer(lib, files, options = {}) {
   const cfgFile = find('animation.cfg');
   if (cfgFile) {
     try {
-      config = parseAnimationConfig(lib, cfgFile.bytes, { name: cfgFile.path });
+      config = parseAnimationConfig(lib, read(cfgFile.path).bytes, { name: cfgFile.path });
     } catch (err) {
       for (const model of loaded) model.dispose();
       throw err;
@@ -345,8 +359,8 @@ export function loadPlayer(lib, files, options = {}) {
         byPart[part] = null;
         continue;
       }
-      try {
-        byPart[part] = parseSkin(lib, file.bytes, { name: file.path });
+      try { // an unreadable or bad skin is a warning: the surfaces fall back to their shader names
+        byPart[part] = parseSkin(lib, read(file.path).bytes, { name: file.path });
         for (const w of byPart[part].warnings) warnings.push({ code: w.code, message: `${file.path}: ${w.message}` });
       } catch (err) {
         warnings.push({ code: err.code || 'syntax', message: err.message });
@@ -459,7 +473,7 @@ export function loadPlayer(lib, files, options = {}) {
     resolveSkin,
     /** A file's bytes, by game path or path relative to the player's folder; null when absent. */
     readFile: (path) => {
-      const f = find(path);
+      const f = read(path);
       return f ? f.bytes : null;
     },
     /**
