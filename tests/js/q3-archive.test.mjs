@@ -210,3 +210,34 @@ test('parseAnimationConfig and parseSkin report errors with line and column, and
   assert.throws(() => iq.parseSkin('a,"b'), (e) => e.code === 'syntax' && e.line === 1 && e.column === 3);
   assert.throws(() => iq.parseSkin(42), (e) => e.code === 'invalid_argument');
 });
+
+test('every byte of an archive patched: opening and reading give data or an InterquakeError, nothing else', async () => {
+  const zip = buildZip([
+    { name: 'models/players/x/lower.md3', data: 'lower lower lower lower lower', deflate: true },
+    { name: 'models/players/x/upper.md3', data: 'upper' },
+  ]);
+  let opened = 0;
+  for (let i = 0; i < zip.bytes.length; i++) {
+    for (const value of [0x00, 0xff, (zip.bytes[i] + 1) & 0xff]) {
+      const bad = zip.bytes.slice();
+      bad[i] = value;
+      let archive;
+      try {
+        archive = await iq.openArchive(bad);
+      } catch (e) {
+        assert.ok(e instanceof InterquakeError, `byte ${i} = ${value}: ${e}`);
+        continue;
+      }
+      opened++;
+      for (const path of archive.files) {
+        try {
+          const data = archive.read(path);
+          assert.ok(data instanceof Uint8Array && data.length === archive.entry(path).size);
+        } catch (e) {
+          assert.ok(e instanceof InterquakeError, `byte ${i} = ${value}, ${path}: ${e}`);
+        }
+      }
+    }
+  }
+  assert.ok(opened > 0);
+});
