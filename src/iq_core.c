@@ -231,10 +231,17 @@ static void fill_limits(iq_limits *l, const iq_load_opts *opts) {
     if (!l->max_frames) l->max_frames = 1000000;
 }
 
+/* A file shorter than its format's signature but matching its start is
+ * reported by that format's parser as truncated, not as unknown. */
+static int starts_with(const uint8_t *d, size_t n, const char *signature, size_t signature_size) {
+    if (n == 0) return 0;
+    return memcmp(d, signature, n < signature_size ? n : signature_size) == 0;
+}
+
 static iq_format detect_format(const uint8_t *d, size_t n) {
-    if (n >= 16 && memcmp(d, "INTERQUAKEMODEL", 15) == 0) return IQ_FORMAT_IQM;
-    if (n >= 4 && memcmp(d, "IDP3", 4) == 0) return IQ_FORMAT_MD3;
-    if (n >= 19 && memcmp(d, "# Inter-Quake Export", n >= 20 ? 20 : 19) == 0) return IQ_FORMAT_IQE;
+    if (starts_with(d, n, "INTERQUAKEMODEL", 15)) return IQ_FORMAT_IQM;
+    if (starts_with(d, n, "IDP3", 4)) return IQ_FORMAT_MD3;
+    if (starts_with(d, n, "# Inter-Quake Export", 20)) return IQ_FORMAT_IQE;
     return IQ_FORMAT_AUTO;
 }
 
