@@ -218,7 +218,10 @@ typedef enum iq_loop_mode {
 #define IQ_DEFAULT_FRAMERATE 24.0
 
 #define IQ_PLAY_STEPPED 1u  /* no interpolation: show whole frames only */
-#define IQ_PLAY_SLERP 2u    /* rotations by slerp instead of the default shortest-path nlerp */
+/* Rotations: by default shortest-path nlerp between rotations up to 10 degrees
+ * apart (indistinguishable from slerp there, and faster) and slerp beyond. */
+#define IQ_PLAY_SLERP 2u    /* always slerp */
+#define IQ_PLAY_NLERP 4u    /* always nlerp (fastest; up to ~1 degree off for 90-degree steps) */
 
 /* An all-zero iq_play_opts means the defaults. */
 typedef struct iq_play_opts {
@@ -247,7 +250,7 @@ int iq_sample_animation(const iq_model *model, uint32_t animation, double time, 
                         iq_transform *out, iq_playhead *head);
 
 /* out = a blended toward b by weight (0 = a, 1 = b): translate/scale linearly,
- * rotation by shortest-path nlerp, or slerp with IQ_PLAY_SLERP. out may alias a. */
+ * rotation along the shorter arc as the IQ_PLAY_SLERP / IQ_PLAY_NLERP flags say. out may alias a. */
 void iq_blend_poses(iq_transform *out, const iq_transform *a, const iq_transform *b, uint32_t count, float weight,
                     uint32_t flags);
 

@@ -262,7 +262,8 @@ class Model {
       this._viewBuffer = buffer;
     }
     let view = this._views.get(key);
-    if (!view) {
+    // Pointers and lengths can change (attachAnimations moves frames): rebuild only what moved.
+    if (!view || view.byteOffset !== ptr || view.length !== length) {
       view = new Type(buffer, ptr, length);
       this._views.set(key, view);
     }
@@ -424,7 +425,6 @@ class Model {
     INFO_FIELDS.forEach((field, i) => { info[field] = words[i]; });
     this._p = info;
     this.frameCount = info.frameCount;
-    this._views.clear();
     this._readRecords();
   }
 
@@ -534,13 +534,14 @@ export const DEFAULT_FRAMERATE = 24;
 const LOOP_MODES = { repeat: 1, once: 2, pingpong: 3 };
 const PLAY_STEPPED = 1;
 const PLAY_SLERP = 2;
+const PLAY_NLERP = 4;
 
 // Validates the playback options shared by frameAt, pose, sample, jointMatrix and crossfade.
 function playArgs(time, options, what) {
   if (typeof time !== 'number' || !Number.isFinite(time)) {
     throw new InterquakeError('invalid_argument', `${what}(): time must be a finite number of seconds, got ${time}`);
   }
-  const { loop, framerate = 0, speed = 1, interpolate = true, rotation = 'nlerp' } = options ?? {};
+  const { loop, framerate = 0, speed = 1, interpolate = true, rotation = 'auto' } = options ?? {};
   let loopMode = 0;
   if (loop !== undefined) {
     loopMode = LOOP_MODES[loop];
@@ -552,10 +553,10 @@ function playArgs(time, options, what) {
   if (typeof speed !== 'number' || !Number.isFinite(speed)) {
     throw new InterquakeError('invalid_argument', `${what}(): speed must be a finite number, got ${speed}`);
   }
-  if (rotation !== 'nlerp' && rotation !== 'slerp') {
-    throw new InterquakeError('invalid_argument', `${what}(): rotation must be 'nlerp' or 'slerp', got '${rotation}'`);
+  if (rotation !== 'auto' && rotation !== 'nlerp' && rotation !== 'slerp') {
+    throw new InterquakeError('invalid_argument', `${what}(): rotation must be 'auto', 'nlerp' or 'slerp', got '${rotation}'`);
   }
-  const flags = (interpolate ? 0 : PLAY_STEPPED) | (rotation === 'slerp' ? PLAY_SLERP : 0);
+  const flags = (interpolate ? 0 : PLAY_STEPPED) | (rotation === 'slerp' ? PLAY_SLERP : 0) | (rotation === 'nlerp' ? PLAY_NLERP : 0);
   // Speed 0 freezes playback at its start (the C side reads 0 as "default speed 1").
   return { time: speed === 0 ? 0 : time, loop: loopMode, framerate, speed: speed === 0 ? 1 : speed, flags };
 }
