@@ -266,3 +266,12 @@ IQ_EXPORT uint32_t iq_wasm_attach_animations(uint32_t handle, uint32_t source) {
     }
     return (uint32_t)iq_attach_animations(m, src, &last_error);
 }
+
+/* CPU skinning alone with the current skin matrices (for the benchmark and
+ * for callers who pose once and skin later). */
+IQ_EXPORT uint32_t iq_wasm_skin(uint32_t handle) {
+    iq_model *m = lookup(handle);
+    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+    iq_skin_vertices(m);
+    return 0;
+}
