@@ -61,6 +61,14 @@ static iq_model *lookup(uint32_t handle) {
     return slots[index].model;
 }
 
+static uint32_t fail(iq_error_code code, const char *message) {
+    memset(&last_error, 0, sizeof last_error);
+    last_error.code = code;
+    last_error.offset = -1;
+    strncpy(last_error.message, message, sizeof last_error.message - 1);
+    return 0;
+}
+
 IQ_EXPORT uint32_t iq_wasm_info_field_count(void) { return INFO_COUNT; }
 
 IQ_EXPORT void *iq_wasm_alloc(uint32_t size) { return malloc(size ? size : 1); }
@@ -79,22 +87,14 @@ IQ_EXPORT uint32_t iq_wasm_load(const void *data, uint32_t size, uint32_t format
     if (index == slot_count) {
         if (slot_count == MAX_SLOTS) {
             iq_free(m);
-            memset(&last_error, 0, sizeof last_error);
-            last_error.code = IQ_ERROR_LIMIT;
-            last_error.offset = -1;
-            strcpy(last_error.message, "65535 models are open; dispose some first");
-            return 0;
+            return fail(IQ_ERROR_LIMIT, "65535 models are open; dispose some first");
         }
         uint32_t grown = slot_count ? slot_count * 2 : 16;
         if (grown > MAX_SLOTS) grown = MAX_SLOTS;
         slot *s = realloc(slots, grown * sizeof *s);
         if (!s) {
             iq_free(m);
-            memset(&last_error, 0, sizeof last_error);
-            last_error.code = IQ_ERROR_OUT_OF_MEMORY;
-            last_error.offset = -1;
-            strcpy(last_error.message, "out of memory for the model table");
-            return 0;
+            return fail(IQ_ERROR_OUT_OF_MEMORY, "out of memory for the model table");
         }
         memset(s + slot_count, 0, (grown - slot_count) * sizeof *s);
         slots = s;
