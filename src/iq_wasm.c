@@ -258,10 +258,7 @@ IQ_EXPORT uint32_t iq_wasm_joint_matrix(uint32_t handle, uint32_t joint, int32_t
 IQ_EXPORT uint32_t iq_wasm_attach_animations(uint32_t handle, uint32_t source) {
     iq_model *m = lookup(handle), *src = lookup(source);
     if (!m || !src) {
-        memset(&last_error, 0, sizeof last_error);
-        last_error.code = IQ_ERROR_INVALID_ARGUMENT;
-        last_error.offset = -1;
-        strcpy(last_error.message, "the model or the animation source is not a live model");
+        fail(IQ_ERROR_INVALID_ARGUMENT, "the model or the animation source is not a live model");
         return IQ_ERROR_INVALID_ARGUMENT;
     }
     return (uint32_t)iq_attach_animations(m, src, &last_error);
