@@ -621,7 +621,9 @@ int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
     uint64_t need = total_frames * nj * sizeof(iq_transform) + total_anims * sizeof(iq_animation) +
                     (with_bounds ? total_frames * sizeof(iq_bounds) : 0) + names + nj * sizeof(uint32_t) +
                     (src->animation_count + 8) * 32;
-    if (need > (uint64_t)SIZE_MAX / 4) return attach_fail(err, IQ_ERROR_LIMIT, "the attached animations are too large");
+    if (need > (uint64_t)SIZE_MAX / 4 || need > (uint64_t)(SIZE_MAX - arena->budget))
+        return attach_fail(err, IQ_ERROR_LIMIT, "the attached animations need %llu more bytes than this platform can address",
+                           (unsigned long long)need);
     size_t old_budget = arena->budget;
     arena->budget += (size_t)need;
 
