@@ -407,3 +407,46 @@ test('slerp versus nlerp between adjacent frames over the corpus (the measuremen
   }
   console.log(lines.join('\n'));
 });
+
+test('loop and finished events derived from frameAt fire exactly once per period and once per play', () => {
+  const m = iq.load(turnRig(), { name: 'turn' });
+  for (const [options, seconds] of [[{ loop: 'repeat' }, 2], [{ loop: 'pingpong', speed: -1 }, 3], [{ loop: 'repeat', speed: 0.3 }, 2 / 0.3]]) {
+    let last = m.frameAt('turn', 0, options);
+    let loopEvents = 0;
+    for (let step = 1; step <= 600; step++) { // 10 s at 60 frames per second
+      const h = m.frameAt('turn', step / 60, options);
+      loopEvents += h.loops - last.loops;
+      assert.equal(h.finished, false);
+      last = h;
+    }
+    assert.equal(loopEvents, Math.floor(10 / seconds + 1e-9), `${JSON.stringify(options)}: one loop event per period`);
+    assert.ok(Math.abs(last.duration - seconds) < 1e-9);
+  }
+  for (const speed of [1, -1, 2.5]) {
+    let finishedEvents = 0;
+    let wasFinished = m.frameAt('turn', 0, { speed }).finished;
+    for (let step = 1; step <= 600; step++) {
+      const h = m.frameAt('turn', step / 60, { speed });
+      if (h.finished && !wasFinished) {
+        finishedEvents++;
+        assert.ok(Math.abs(step / 60 - 1.5 / Math.abs(speed)) < 1 / 60, `finished at the end, speed ${speed}`);
+      }
+      wasFinished = h.finished;
+    }
+    assert.equal(finishedEvents, 1, `once fires finished once, speed ${speed}`);
+  }
+  m.dispose();
+});
+
+test('attached frames stay readable after the heap grows', () => {
+  const m = iq.load(meshWithSkeleton(), { name: 'mesh' });
+  const anims = iq.load(buildIQM({ poseParents: [-1, 0, 0], frames: motion, anims: [{ name: 'w', firstFrame: 0, frameCount: 3 }] }).bytes);
+  m.attachAnimations(anims);
+  const poses = m.framePoses.slice();
+  const before = iq.memoryBytes;
+  const big = [];
+  while (iq.memoryBytes === before) big.push(iq.load(corpus('mrfixit/mrfixit.iqm')));
+  assert.deepEqual(m.framePoses, poses, 'views rebuilt on the new heap');
+  near(m.sample('w', 0.05, { framerate: 10 }).positions, m.sample('wave', 0.05).positions.slice(), 0, 'sampling after growth');
+  for (const x of [...big, anims, m]) x.dispose();
+});
