@@ -211,7 +211,7 @@ int iqi_finish_model(iqi_ctx *ctx) {
             memcpy(m->skinned_tangents, m->tangents, (size_t)m->vertex_count * 4 * sizeof(float));
         }
     }
-    return 1;
+    return iqi_anim_prepare(ctx);
 }
 
 // -- Entry points
