@@ -47,6 +47,18 @@ test('paths match case-insensitively with backslashes read as slashes', async ()
   assert.equal(new TextDecoder().decode(odd.read('models/players/x/lower.MD3')), 'a');
 });
 
+test('names flagged UTF-8 (bit 11) decode as UTF-8, others byte for byte', async () => {
+  const archive = await iq.openArchive(buildZip([
+    { name: 'textures/caf\u00e9.tga', data: 'u', flags: 0x800 },
+    { name: 'plain.txt', data: 'p' },
+  ]).bytes);
+  assert.deepEqual(archive.files, ['textures/caf\u00e9.tga', 'plain.txt']);
+  assert.equal(new TextDecoder().decode(archive.read('TEXTURES/CAF\u00c9.TGA')), 'u');
+  // without the flag the same bytes are two Latin-1 characters: still found by that name
+  const legacy = await iq.openArchive(buildZip([{ name: 'caf\u00e9', data: 'x' }]).bytes);
+  assert.deepEqual(legacy.files, ['caf\u00c3\u00a9']);
+});
+
 test('players and models are listed: path, skins (default, red, blue, then the rest), LODs', async () => {
   const archive = await iq.openArchive(pk3.bytes);
   assert.deepEqual(archive.players, [{
