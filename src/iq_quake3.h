@@ -114,10 +114,18 @@ typedef struct iq_zip_limits {
 
 typedef struct iq_zip_entry {
     uint32_t name_offset, name_length; /* the name's bytes inside the archive (central directory copy) */
-    uint32_t data_offset;              /* first byte of the entry's (compressed) data */
+    uint32_t data_offset;              /* first byte of the entry's (compressed) data; set by the local-header step */
     uint32_t compressed_size, uncompressed_size, crc32;
     uint16_t method, flags;            /* as stored; the reader refuses what it cannot decode */
+    uint32_t local_offset;             /* its local header */
 } iq_zip_entry;
+
+typedef struct iq_zip_directory {
+    uint64_t archive_size;
+    uint64_t offset, size;     /* the central directory's bytes */
+    uint64_t end_record;       /* where the end-of-central-directory record starts */
+    uint32_t entry_count;
+} iq_zip_directory;
 
 typedef struct iq_zip {
     uint32_t entry_count;
@@ -125,14 +133,30 @@ typedef struct iq_zip {
     uint64_t total_size;       /* sum of uncompressed sizes */
     uint32_t warning_count;
     char warning[160];
+    iq_zip_directory directory;
+    uint8_t *names;            /* the directory's entry records (names inside); for messages */
 } iq_zip;
 
-/* Reads and checks the central directory: every entry's local header and data
- * lie inside the archive and before the directory, sizes are consistent and
- * within the limits (a zip bomb is refused here, before anything is inflated).
- * NULL limits = defaults. Returns NULL with *error filled on failure. */
+/* Reads and checks a whole archive in memory: the three steps below in order.
+ * Every entry's local header and data lie inside the archive and before the
+ * directory, sizes are consistent and within the limits (a zip bomb is refused
+ * here, before anything is inflated). NULL limits = defaults. Returns NULL with
+ * *error filled on failure. Offsets in errors are from the archive's start. */
 iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, iq_error *error);
 void iq_zip_free(iq_zip *zip);
+
+/* The same work in three steps, for callers that keep the archive elsewhere
+ * (the JS API copies only these parts into the WASM heap, not the archive):
+ * 1. the end record, from the archive's last tail_size bytes (65557 are always
+ *    enough: a 22-byte record after a comment of at most 65535 bytes); */
+int iq_zip_find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
+                          iq_zip_directory *out, iq_error *error);
+/* 2. the directory's dir->size bytes (from dir->offset): entries without data offsets yet; */
+iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir, const iq_zip_limits *limits,
+                              iq_error *error);
+/* 3. the first 30 bytes of each entry's local header, entry after entry
+ *    (entry_count * 30 bytes): checks them and sets every data_offset. */
+int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error);
 
 #ifdef __cplusplus
 }

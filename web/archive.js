@@ -6,7 +6,9 @@
 
 import { InterquakeError } from './interquake.js';
 
-const ENTRY_SIZE = 28; // iq_zip_entry, fixed by static asserts in src/iq_wasm.c
+const ENTRY_SIZE = 32; // iq_zip_entry, fixed by static asserts in src/iq_wasm.c
+const LOCAL_HEADER_SIZE = 30;
+const END_SEARCH = 22 + 65535; // the end record and the longest comment
 const METHOD_NAMES = {
   1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'lzma', 93: 'zstd', 95: 'xz', 98: 'ppmd', 99: 'AES',
 };
@@ -77,41 +79,65 @@ export async function openArchive(lib, bytes, options = {}) {
   if (typeof Blob !== 'undefined' && bytes instanceof Blob) bytes = new Uint8Array(await bytes.arrayBuffer());
   const input = asBytes(bytes, 'openArchive()', name);
   const e = lib._exports;
-  const ptr = e.iq_wasm_alloc(input.length);
-  if (!ptr) throw new InterquakeError('out_of_memory', `no memory to copy ${input.length} bytes`, { file: name });
+  const limits = [options.maxTotalSize || 0, options.maxEntries || 0, options.maxNameLength || 0, options.maxRatio || 0];
+  // Only the end record, the directory and the local headers go into the WASM heap, never
+  // the whole archive: the heap never grows to an archive's size.
+  const heapCopy = (bytes) => {
+    const ptr = e.iq_wasm_alloc(bytes.length);
+    if (!ptr) throw new InterquakeError('out_of_memory', `no memory for ${bytes.length} bytes of ${name || 'the archive'}`, { file: name });
+    new Uint8Array(lib._heap, ptr, bytes.length).set(bytes);
+    return ptr;
+  };
+  const withCopy = (bytes, fn) => {
+    const ptr = heapCopy(bytes);
+    try {
+      return fn(ptr);
+    } finally {
+      e.iq_wasm_free(ptr);
+    }
+  };
+  const tail = input.subarray(Math.max(0, input.length - END_SEARCH));
+  const dirPtr = withCopy(tail, (ptr) => e.iq_wasm_zip_find_directory(ptr, tail.length, input.length, ...limits));
+  if (!dirPtr) throw lib._lastError(name);
+  const dv = new DataView(lib._heap, dirPtr, 40);
+  const dirOffset = Number(dv.getBigUint64(8, true));
+  const dirSize = Number(dv.getBigUint64(16, true));
+  const dirDescription = new Uint8Array(lib._heap, dirPtr, 40).slice(); // the next C call may reuse the slot
   let entries;
   const warnings = [];
+  const zip = withCopy(input.subarray(dirOffset, dirOffset + dirSize), (dirBytes) =>
+    withCopy(dirDescription, (desc) => e.iq_wasm_zip_read_directory(dirBytes, desc, ...limits)));
+  if (!zip) throw lib._lastError(name);
   try {
-    new Uint8Array(lib._heap, ptr, input.length).set(input);
-    const zip = e.iq_wasm_zip_open(ptr, input.length, options.maxTotalSize || 0, options.maxEntries || 0,
-      options.maxNameLength || 0, options.maxRatio || 0);
-    if (!zip) throw lib._lastError(name);
-    try {
-      const u32 = new Uint32Array(lib._heap);
-      const count = u32[zip >> 2];
-      const table = u32[(zip + 4) >> 2];
-      const view = new DataView(lib._heap, table, count * ENTRY_SIZE);
-      entries = [];
-      for (let i = 0; i < count; i++) {
-        const at = i * ENTRY_SIZE;
-        const nameOffset = view.getUint32(at, true);
-        const nameLength = view.getUint32(at + 4, true);
-        entries.push({
-          rawName: input.subarray(nameOffset, nameOffset + nameLength),
-          dataOffset: view.getUint32(at + 8, true),
-          compressedSize: view.getUint32(at + 12, true),
-          size: view.getUint32(at + 16, true),
-          crc32: view.getUint32(at + 20, true),
-          method: view.getUint16(at + 24, true),
-          flags: view.getUint16(at + 26, true),
-        });
-      }
-      if (u32[(zip + 16) >> 2]) warnings.push({ code: 'ignored_data', message: lib._string(zip + 20) });
-    } finally {
-      e.iq_wasm_zip_free(zip);
+    const count = new Uint32Array(lib._heap, zip, 1)[0];
+    const table = new Uint32Array(lib._heap, zip + 4, 1)[0];
+    // the first 30 bytes of every local header, in entry order (C checked they lie before the directory)
+    const headers = new Uint8Array(count * LOCAL_HEADER_SIZE);
+    const local = new DataView(lib._heap, table, count * ENTRY_SIZE);
+    for (let i = 0; i < count; i++) {
+      const at = local.getUint32(i * ENTRY_SIZE + 28, true);
+      headers.set(input.subarray(at, at + LOCAL_HEADER_SIZE), i * LOCAL_HEADER_SIZE);
     }
+    if (!withCopy(headers, (ptr) => e.iq_wasm_zip_check_local_headers(zip, ptr, headers.length))) throw lib._lastError(name);
+    const view = new DataView(lib._heap, table, count * ENTRY_SIZE);
+    entries = [];
+    for (let i = 0; i < count; i++) {
+      const at = i * ENTRY_SIZE;
+      const nameOffset = view.getUint32(at, true);
+      const nameLength = view.getUint32(at + 4, true);
+      entries.push({
+        rawName: input.subarray(nameOffset, nameOffset + nameLength),
+        dataOffset: view.getUint32(at + 8, true),
+        compressedSize: view.getUint32(at + 12, true),
+        size: view.getUint32(at + 16, true),
+        crc32: view.getUint32(at + 20, true),
+        method: view.getUint16(at + 24, true),
+        flags: view.getUint16(at + 26, true),
+      });
+    }
+    if (new Uint32Array(lib._heap, zip + 16, 1)[0]) warnings.push({ code: 'ignored_data', message: lib._string(zip + 20) });
   } finally {
-    e.iq_wasm_free(ptr);
+    e.iq_wasm_zip_free(zip);
   }
   const needsInflate = entries.some((entry) => entry.method === 8);
   const inflater = needsInflate ? await loadInflater(options.fflate) : null;

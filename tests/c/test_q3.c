@@ -334,6 +334,21 @@ static void test_zip(void) {
     CHECK(!z && err.code == IQ_ERROR_BAD_STRING, "empty name");
     z = PATCHED(put32(bad + eocd, 0));
     CHECK(!z && err.code == IQ_ERROR_UNKNOWN_FORMAT, "no end record");
+    /* the three steps directly, as the JS API calls them; misuse is an argument error */
+    {
+        iq_zip_directory dirinfo;
+        CHECK(iq_zip_find_directory(zip + n - 22, 22, n, NULL, &dirinfo, &err) && dirinfo.offset == dir &&
+              dirinfo.entry_count == 3 && dirinfo.end_record == n - 22, "find_directory from the last 22 bytes");
+        CHECK(!iq_zip_find_directory(zip, n, n - 1, NULL, &dirinfo, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "tail > archive");
+        iq_zip_find_directory(zip + n - 22, 22, n, NULL, &dirinfo, &err);
+        iq_zip *steps = iq_zip_read_directory(zip + dir, &dirinfo, NULL, &err);
+        CHECK(steps && steps->entries[1].local_offset == 30 + 30 + 5 && steps->entries[1].data_offset == 0, "read_directory");
+        CHECK(steps && !iq_zip_check_local_headers(steps, zip, 89, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "header size");
+        iq_zip_free(steps);
+        iq_zip_directory lie = dirinfo;
+        lie.entry_count = 1000;
+        CHECK(!iq_zip_read_directory(zip + dir, &lie, NULL, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "forged description");
+    }
     /* methods and encryption are the reader's business: the directory opens */
     z = PATCHED((put16(bad + dir + 10, 12), put16(bad + dir + 8, 1)));
     CHECK(z && z->entries[0].method == 12 && (z->entries[0].flags & IQ_ZIP_FLAG_ENCRYPTED), "bzip2 + encrypted listed");
