@@ -47,6 +47,16 @@ test('paths match case-insensitively with backslashes read as slashes', async ()
   assert.equal(new TextDecoder().decode(odd.read('models/players/x/lower.MD3')), 'a');
 });
 
+test('entries written by streaming tools (flag bit 3, sizes in a data descriptor) read by the directory\'s sizes', async () => {
+  const text = 'streamed '.repeat(50);
+  const archive = await iq.openArchive(buildZip([
+    { name: 'a.txt', data: text, deflate: true, flags: 8, descriptor: true },
+    { name: 'b.txt', data: 'stored', flags: 8, descriptor: true },
+  ]).bytes);
+  assert.equal(new TextDecoder().decode(archive.read('a.txt')), text);
+  assert.equal(new TextDecoder().decode(archive.read('b.txt')), 'stored');
+});
+
 test('names flagged UTF-8 (bit 11) decode as UTF-8, others byte for byte', async () => {
   const archive = await iq.openArchive(buildZip([
     { name: 'textures/caf\u00e9.tga', data: 'u', flags: 0x800 },

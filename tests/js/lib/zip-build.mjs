@@ -21,7 +21,8 @@ export function crc32(bytes) {
 
 /**
  * files: [{ name, data (Uint8Array | string), deflate?: boolean, method?, flags?, crc?, size?,
- * compressedSize?, compressed?: Uint8Array (raw bytes to store as the entry's data) }].
+ * compressedSize?, compressed?: Uint8Array (raw bytes to store as the entry's data),
+ * descriptor?: boolean (streaming style: flag bit 3, zeros in the local header, a data descriptor after) }].
  * options.comment: end-record comment.
  */
 export function buildZip(files, options = {}) {
@@ -45,14 +46,23 @@ export function buildZip(files, options = {}) {
     h.setUint16(4, 20, true);
     h.setUint16(6, e.flags, true);
     h.setUint16(8, e.method, true);
-    h.setUint32(14, e.crc, true);
-    h.setUint32(18, e.compressedSize, true);
-    h.setUint32(22, e.size, true);
+    // streaming writers (flag bit 3) leave CRC and sizes 0 here and put them in a descriptor after the data
+    h.setUint32(14, f.descriptor ? 0 : e.crc, true);
+    h.setUint32(18, f.descriptor ? 0 : e.compressedSize, true);
+    h.setUint32(22, f.descriptor ? 0 : e.size, true);
     h.setUint16(26, name.length, true);
     push(new Uint8Array(h.buffer));
     push(name);
     e.dataOffset = at;
     push(compressed);
+    if (f.descriptor) {
+      const d = new DataView(new ArrayBuffer(16));
+      d.setUint32(0, 0x08074b50, true);
+      d.setUint32(4, e.crc, true);
+      d.setUint32(8, e.compressedSize, true);
+      d.setUint32(12, e.size, true);
+      push(new Uint8Array(d.buffer));
+    }
     entries.push(e);
   }
   const centralOffset = at;
