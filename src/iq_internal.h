@@ -79,5 +79,6 @@ void iqi_quat_normalize(float q[4]);
 
 /* Format parsers: fill ctx->model or fail. */
 int iqi_parse_iqm(iqi_ctx *ctx);
+int iqi_parse_iqe(iqi_ctx *ctx);
 
 #endif
