@@ -183,3 +183,28 @@ IQ_EXPORT double iq_wasm_live_bytes(void) {
         if (slots[i].model) total += (double)((iqi_arena *)slots[i].model->internal)->used;
     return total;
 }
+
+/* Writes a model as IQM v2 bytes: returns a heap buffer (free it with
+ * iq_wasm_free) and its size in *size_out, or 0 with the error kept for the
+ * iq_wasm_error_* calls. */
+IQ_EXPORT uint8_t *iq_wasm_write_iqm(uint32_t handle, uint32_t *size_out) {
+    iq_model *m = lookup(handle);
+    *size_out = 0;
+    if (!m) {
+        memset(&last_error, 0, sizeof last_error);
+        last_error.code = IQ_ERROR_INVALID_ARGUMENT;
+        last_error.offset = -1;
+        strcpy(last_error.message, "not a live model");
+        return NULL;
+    }
+    size_t size = 0;
+    uint8_t *bytes = iq_write_iqm(m, &size, &last_error);
+    if (bytes && size > UINT32_MAX) {
+        free(bytes);
+        last_error.code = IQ_ERROR_LIMIT;
+        strcpy(last_error.message, "the IQM file would not fit in 32-bit memory");
+        return NULL;
+    }
+    *size_out = (uint32_t)size;
+    return bytes;
+}
