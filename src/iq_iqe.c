@@ -779,6 +779,10 @@ static int parse_pose(iqe_parser *p, char kind) {
 
     uint32_t anims = GROW_COUNT(p->anims, anim_rec);
     if (!anims) {
+        if (t.scale[0] == 0 || t.scale[1] == 0 || t.scale[2] == 0)
+            return iqi_fail_at_line(p->ctx, IQ_ERROR_BAD_VALUE, p->line, 1,
+                                    "%s: a base pose with a zero scale (%g %g %g) cannot be inverted for skinning", what,
+                                    t.scale[0], t.scale[1], t.scale[2]);
         if (!p->first_pose_line) p->first_pose_line = p->line;
         iq_transform *out = grow_push(p, &p->base_poses, sizeof t, "base poses");
         if (!out) return 0;
