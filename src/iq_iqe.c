@@ -238,7 +238,7 @@ static int parse_double(const token *t, double *out) {
     int neg = 0;
     if (t->quoted || s == e) return NUM_BAD;
     if (*s == '+' || *s == '-') { neg = *s == '-'; s++; }
-    {   /* inf / nan words: a number, but not a usable one */
+    if (s < e && (*s == 'i' || *s == 'I' || *s == 'n' || *s == 'N')) { /* inf / nan: a number, but not a usable one */
         size_t n = (size_t)(e - s);
         token rest = {s, n, 0, 0};
         if (tok_is_nocase(&rest, "inf") || tok_is_nocase(&rest, "infinity") || tok_is_nocase(&rest, "nan") ||
@@ -1095,12 +1095,26 @@ static int weld_bucket(smoother *s, uint32_t *corners, uint32_t count) {
     return 1;
 }
 
-typedef struct corner_key { uint32_t vertex, group, corner; } corner_key;
-static int cmp_corner_key(const void *x, const void *y) {
-    const corner_key *a = x, *b = y;
-    if (a->vertex != b->vertex) return a->vertex < b->vertex ? -1 : 1;
-    if (a->group != b->group) return a->group < b->group ? -1 : 1;
-    return 0;
+static const uint32_t *root_of; /* for qsort: corner -> group root */
+static int cmp_corner_root(const void *x, const void *y) {
+    uint32_t a = root_of[*(const uint32_t *)x], b = root_of[*(const uint32_t *)y];
+    if (a != b) return a < b ? -1 : 1;
+    return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : *(const uint32_t *)x > *(const uint32_t *)y;
+}
+
+/* Sorts one vertex's corners by group root: insertion sort for the usual
+ * handful, qsort for the rare vertex shared by many triangles. */
+static void sort_by_root(uint32_t *c, uint32_t n, const uint32_t *root) {
+    if (n > 16) {
+        root_of = root;
+        qsort(c, n, sizeof *c, cmp_corner_root);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = c[i], j = i;
+        while (j > 0 && (root[c[j - 1]] > root[x] || (root[c[j - 1]] == root[x] && c[j - 1] > x))) { c[j] = c[j - 1]; j--; }
+        c[j] = x;
+    }
 }
 
 /* Output vertices after normal generation. */
@@ -1156,24 +1170,28 @@ static int generate_normals(iqe_parser *p, vertex_map *map) {
         uint32_t r = uf_find(s.parent, c);
         for (int k = 0; k < 3; k++) sum[3 * (size_t)r + k] += s.face[3 * (size_t)(c / 3) + k];
     }
-    /* Split vertices whose corners landed in different groups. */
+    /* Split vertices whose corners landed in different groups: corners by
+     * vertex (counting sort), each vertex's corners by group. */
+    uint32_t *root = s.parent; /* flattened: parent[c] becomes c's root */
+    for (uint32_t c = 0; c < nc; c++) root[c] = uf_find(s.parent, c);
+    g_tmp.len = 0;
+    g_bucket.len = 0;
+    uint32_t *first = grow_push(p, &g_tmp, ((size_t)nv + 1) * 4, "normal generation");
+    uint32_t *by_vertex = grow_push(p, &g_bucket, (size_t)nc * 4 + 4, "normal generation");
+    if (!first || !by_vertex) goto done;
+    for (uint32_t c = 0; c < nc; c++) first[s.tri[c] + 1]++;
+    for (uint32_t v = 0; v < nv; v++) first[v + 1] += first[v];
     g_keys.len = 0;
-    corner_key *keys = grow_push(p, &g_keys, (size_t)nc * sizeof(corner_key) + 4, "normal generation");
-    if (!keys) goto done;
-    for (uint32_t c = 0; c < nc; c++) keys[c] = (corner_key){s.tri[c], uf_find(s.parent, c), c};
-    qsort(keys, nc, sizeof *keys, cmp_corner_key);
+    uint32_t *fill = grow_push(p, &g_keys, (size_t)nv * 4 + 4, "normal generation");
+    if (!fill) goto done;
+    memcpy(fill, first, (size_t)nv * 4);
+    for (uint32_t c = 0; c < nc; c++) by_vertex[fill[s.tri[c]]++] = c;
     uint64_t out = 0;
-    {
-        uint32_t k = 0;
-        for (uint32_t v = 0; v < nv; v++) {
-            if (k < nc && keys[k].vertex == v) {
-                while (k < nc && keys[k].vertex == v) {
-                    uint32_t g = keys[k].group;
-                    while (k < nc && keys[k].vertex == v && keys[k].group == g) k++;
-                    out++;
-                }
-            } else out++;
-        }
+    for (uint32_t v = 0; v < nv; v++) {
+        uint32_t *list = by_vertex + first[v], n = first[v + 1] - first[v];
+        sort_by_root(list, n, root);
+        out += 1; /* at least one output vertex, even when unused */
+        for (uint32_t i = 1; i < n; i++) out += root[list[i]] != root[list[i - 1]];
     }
     if (out > UINT32_MAX - 1) { iqi_fail(ctx, IQ_ERROR_LIMIT, -1, "normal generation: too many vertices"); goto done; }
     map->count = (uint32_t)out;
@@ -1182,22 +1200,19 @@ static int generate_normals(iqe_parser *p, vertex_map *map) {
     map->first = iqi_alloc(ctx, (uint64_t)nv + 1, 4, "vertex map");
     if (!map->source || !map->normals || !map->first) goto done;
     {
-        uint32_t k = 0, o = 0;
+        uint32_t o = 0;
         uint32_t *tri = (uint32_t *)p->triangles.data;
         for (uint32_t v = 0; v < nv; v++) {
+            uint32_t *list = by_vertex + first[v], n = first[v + 1] - first[v];
             map->first[v] = o;
-            if (k < nc && keys[k].vertex == v) {
-                while (k < nc && keys[k].vertex == v) {
-                    uint32_t g = keys[k].group;
-                    const float *n = sum + 3 * (size_t)g;
-                    double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
-                    for (int j = 0; j < 3; j++) map->normals[3 * (size_t)o + j] = len > 0 ? (float)(n[j] / len) : 0.0f;
-                    map->source[o] = v;
-                    while (k < nc && keys[k].vertex == v && keys[k].group == g) tri[keys[k++].corner] = o;
-                    o++;
-                }
-            } else {
-                map->source[o++] = v; /* unused by any face: kept, with a zero normal */
+            if (!n) { map->source[o++] = v; continue; } /* unused by any face: kept, with a zero normal */
+            for (uint32_t i = 0; i < n; i++) {
+                if (i > 0 && root[list[i]] == root[list[i - 1]]) { tri[list[i]] = o - 1; continue; }
+                const float *nrm = sum + 3 * (size_t)root[list[i]];
+                double len = sqrt((double)nrm[0] * nrm[0] + (double)nrm[1] * nrm[1] + (double)nrm[2] * nrm[2]);
+                for (int j = 0; j < 3; j++) map->normals[3 * (size_t)o + j] = len > 0 ? (float)(nrm[j] / len) : 0.0f;
+                map->source[o] = v;
+                tri[list[i]] = o++;
             }
         }
         map->first[nv] = o;
