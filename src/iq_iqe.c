@@ -1474,6 +1474,8 @@ static int build_vertices(iqe_parser *p, const vertex_map *map) {
     return 1;
 }
 
+static int cmp_names(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
+
 static int build_skeleton(iqe_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
@@ -1540,23 +1542,34 @@ static int build_skeleton(iqe_parser *p) {
         if (!an->frame_count) empty_anims++;
     }
     if (empty_anims) iqi_warn(ctx, IQ_WARNING_EMPTY, "%u animation(s) have no frames", empty_anims);
-    /* Unnamed animations get "animation N", made unique against every other name. */
+    /* Unnamed animations get "animation N" (N = its index), made unique against
+     * the explicit names: those are sorted once and searched, so a file of a
+     * million unnamed animations stays O(n log n). */
+    uint32_t named = 0, unnamed = 0;
     for (uint32_t a = 0; a < na; a++) {
-        if (m->animations[a].name) continue;
-        char name[48];
-        for (uint32_t attempt = 0;; attempt++) {
-            if (attempt) snprintf(name, sizeof name, "animation %u_%u", a, attempt);
-            else snprintf(name, sizeof name, "animation %u", a);
-            int clash = 0;
-            for (uint32_t b = 0; b < na && !clash; b++) {
-                const anim_rec *br = GROW_AT(p->anims, anim_rec, b);
-                clash = br->name && strcmp(br->name, name) == 0;
-            }
-            if (!clash) break;
-            if (attempt > na) break; /* cannot happen: only na names exist */
+        if (m->animations[a].name) named++;
+        else unnamed++;
+    }
+    if (unnamed) {
+        grow g_names = {0};
+        const char **names = grow_push(p, &g_names, (size_t)named * sizeof(char *) + sizeof(char *), "animation names");
+        int ok = names != NULL;
+        uint32_t k = 0;
+        for (uint32_t a = 0; ok && a < na; a++)
+            if (m->animations[a].name) names[k++] = m->animations[a].name;
+        if (ok) qsort(names, named, sizeof *names, cmp_names);
+        for (uint32_t a = 0; ok && a < na; a++) {
+            if (m->animations[a].name) continue;
+            char name[48];
+            snprintf(name, sizeof name, "animation %u", a);
+            for (uint32_t attempt = 1; bsearch(&(const char *){name}, names, named, sizeof *names, cmp_names); attempt++)
+                snprintf(name, sizeof name, "animation %u (%u)", a, attempt);
+            m->animations[a].name = iqi_strdup_n(ctx, name, strlen(name));
+            ok = m->animations[a].name != NULL;
         }
-        m->animations[a].name = iqi_strdup_n(ctx, name, strlen(name));
-        if (!m->animations[a].name) return 0;
+        p->scratch -= g_names.cap;
+        grow_free(&g_names);
+        if (!ok) return 0;
     }
     return 1;
 }

@@ -482,6 +482,20 @@ static void test_bad_input(void) {
         CHECK(m && m->comment_size == 7 && !memcmp(m->comment, "A\0B\xff\r\nC", 7), "binary comment");
         iq_free(m);
     }
+    /* a dummy name never clashes with an explicit one */
+    m = load_text("# Inter-Quake Export\nanimation\nanimation \"animation 0\"\nanimation \"animation 2\"\nanimation\n", &err);
+    CHECK(m && !strcmp(m->animations[0].name, "animation 0 (1)") && !strcmp(m->animations[3].name, "animation 3"), "dummy names");
+    iq_free(m);
+    /* the memory budget covers the parser's scratch too */
+    {
+        size_t n;
+        unsigned char *d = iqt_read_file(CORPUS "jetpack.iqe", &n);
+        memset(&opts, 0, sizeof opts);
+        opts.limits.max_memory = 256 << 10;
+        m = d ? iq_load_memory(d, n, &opts, &err) : NULL;
+        CHECK(d && !m && err.code == IQ_ERROR_LIMIT && strstr(err.message, "budget"), "memory budget: %s", err.message);
+        free(d);
+    }
     /* joints over the limit */
     {
         char text[4096];
