@@ -297,6 +297,7 @@ static void test_smoothing(void) {
     expect_normals(FIXTURES "smooth_group.iqe", faceted, 6);        /* keys 1 and 2 differ */
     expect_normals(FIXTURES "smooth_uv.iqe", uv, 6);                /* only (0,1,0) has matching texcoords */
     expect_normals(FIXTURES "smooth_vs.iqe", vs, 6);                /* only vertices 0 and 3 share a vs index */
+    expect_normals(FIXTURES "smooth_vs_match.iqe", welded, 6);      /* 1 and 5 share one too (the SDK compares corners 1 and 2 instead) */
     expect_normals(FIXTURES "smooth_fs_hard.iqe", faceted, 6);      /* A marks the shared edge hard */
     expect_normals(FIXTURES "smooth_fs_one.iqe", faceted, 6);       /* B marks it hard: both must agree (the SDK: either) */
     expect_normals(FIXTURES "smooth_fs_smooth.iqe", welded, 6);
