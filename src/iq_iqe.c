@@ -943,7 +943,8 @@ typedef struct smoother {
     uint32_t tri_count, vertex_count;
     uint32_t *pid;     /* per vertex: id of its exact position */
     uint32_t *parent;  /* union-find over corners */
-    float *face;       /* per triangle: unnormalised (area-weighted) face normal */
+    double *face;      /* per triangle: unnormalised (area-weighted) face normal */
+    grow keyed;        /* sort scratch */
     uint64_t pair_budget;
 } smoother;
 
@@ -1010,11 +1011,11 @@ static int corners_smooth(const smoother *s, uint32_t ca, uint32_t cb) {
     if (p->attr[ATTR_VS].len && *GROW_AT(p->attr[ATTR_VS], int64_t, va) != *GROW_AT(p->attr[ATTR_VS], int64_t, vb)) return 0;
     double limit = sa->angle < sb->angle ? sa->angle : sb->angle;
     if (limit < 180) {
-        const float *na = s->face + 3 * (size_t)ta, *nb = s->face + 3 * (size_t)tb;
-        double la = sqrt((double)na[0] * na[0] + (double)na[1] * na[1] + (double)na[2] * na[2]);
-        double lb = sqrt((double)nb[0] * nb[0] + (double)nb[1] * nb[1] + (double)nb[2] * nb[2]);
+        const double *na = s->face + 3 * (size_t)ta, *nb = s->face + 3 * (size_t)tb;
+        double la = sqrt(na[0] * na[0] + na[1] * na[1] + na[2] * na[2]);
+        double lb = sqrt(nb[0] * nb[0] + nb[1] * nb[1] + nb[2] * nb[2]);
         if (!(la > 0) || !(lb > 0)) return 0;
-        double cosine = ((double)na[0] * nb[0] + (double)na[1] * nb[1] + (double)na[2] * nb[2]) / (la * lb);
+        double cosine = (na[0] * nb[0] + na[1] * nb[1] + na[2] * nb[2]) / (la * lb);
         if (cosine < cos(limit * (3.14159265358979323846 / 180.0)) - 1e-6) return 0;
     }
     if ((sa->uv || sb->uv) && p->attr[ATTR_VT].len) {
@@ -1041,18 +1042,30 @@ static int corner_is_simple(const smoother *s, uint32_t c) {
     return st->angle >= 180 && !(st->uv && p->attr[ATTR_VT].len) && !(*GROW_AT(p->tri_edges, uint8_t, c / 3) & 8);
 }
 
-static const smoother *sort_ctx;
-static int cmp_corner_keys(const void *x, const void *y) {
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    const iqe_parser *p = sort_ctx->p;
-    int64_t ka = GROW_AT(p->states, smooth_state, *GROW_AT(p->tri_state, uint32_t, a / 3))->key;
-    int64_t kb = GROW_AT(p->states, smooth_state, *GROW_AT(p->tri_state, uint32_t, b / 3))->key;
-    if (ka != kb) return ka < kb ? -1 : 1;
-    if (p->attr[ATTR_VS].len) {
-        int64_t sa = *GROW_AT(p->attr[ATTR_VS], int64_t, sort_ctx->tri[a]), sb = *GROW_AT(p->attr[ATTR_VS], int64_t, sort_ctx->tri[b]);
-        if (sa != sb) return sa < sb ? -1 : 1;
+/* Sort records with their keys inside, so qsort needs no shared state. */
+typedef struct keyed_corner { int64_t a, b; uint32_t corner; } keyed_corner;
+static int cmp_keyed(const void *x, const void *y) {
+    const keyed_corner *p = x, *q = y;
+    if (p->a != q->a) return p->a < q->a ? -1 : 1;
+    if (p->b != q->b) return p->b < q->b ? -1 : 1;
+    return p->corner < q->corner ? -1 : p->corner > q->corner;
+}
+
+/* Sorts corners by (a, b, corner) through the smoother's scratch. */
+static int sort_corners(smoother *s, uint32_t *corners, uint32_t count, int by_root, const uint32_t *root) {
+    const iqe_parser *p = s->p;
+    s->keyed.len = 0;
+    keyed_corner *k = grow_push(s->p, &s->keyed, (size_t)count * sizeof *k, "normal generation");
+    if (!k) return 0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t c = corners[i];
+        if (by_root) k[i] = (keyed_corner){root[c], 0, c};
+        else k[i] = (keyed_corner){GROW_AT(p->states, smooth_state, *GROW_AT(p->tri_state, uint32_t, c / 3))->key,
+                                   p->attr[ATTR_VS].len ? *GROW_AT(p->attr[ATTR_VS], int64_t, s->tri[c]) : 0, c};
     }
-    return a < b ? -1 : a > b;
+    qsort(k, count, sizeof *k, cmp_keyed);
+    for (uint32_t i = 0; i < count; i++) corners[i] = k[i].corner;
+    return 1;
 }
 
 static int same_keys(const smoother *s, uint32_t a, uint32_t b) {
@@ -1066,8 +1079,7 @@ static int same_keys(const smoother *s, uint32_t a, uint32_t b) {
 /* Welds the corners of one position: runs of equal (key, vs) are the only
  * candidates; simple runs weld in one sweep, the rest pairwise within a budget. */
 static int weld_bucket(smoother *s, uint32_t *corners, uint32_t count) {
-    sort_ctx = s;
-    qsort(corners, count, sizeof *corners, cmp_corner_keys);
+    if (!sort_corners(s, corners, count, 0, NULL)) return 0;
     for (uint32_t start = 0; start < count;) {
         uint32_t end = start + 1;
         while (end < count && same_keys(s, corners[start], corners[end])) end++;
@@ -1095,26 +1107,16 @@ static int weld_bucket(smoother *s, uint32_t *corners, uint32_t count) {
     return 1;
 }
 
-static const uint32_t *root_of; /* for qsort: corner -> group root */
-static int cmp_corner_root(const void *x, const void *y) {
-    uint32_t a = root_of[*(const uint32_t *)x], b = root_of[*(const uint32_t *)y];
-    if (a != b) return a < b ? -1 : 1;
-    return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : *(const uint32_t *)x > *(const uint32_t *)y;
-}
-
 /* Sorts one vertex's corners by group root: insertion sort for the usual
  * handful, qsort for the rare vertex shared by many triangles. */
-static void sort_by_root(uint32_t *c, uint32_t n, const uint32_t *root) {
-    if (n > 16) {
-        root_of = root;
-        qsort(c, n, sizeof *c, cmp_corner_root);
-        return;
-    }
+static int sort_by_root(smoother *s, uint32_t *c, uint32_t n, const uint32_t *root) {
+    if (n > 16) return sort_corners(s, c, n, 1, root);
     for (uint32_t i = 1; i < n; i++) {
         uint32_t x = c[i], j = i;
         while (j > 0 && (root[c[j - 1]] > root[x] || (root[c[j - 1]] == root[x] && c[j - 1] > x))) { c[j] = c[j - 1]; j--; }
         c[j] = x;
     }
+    return 1;
 }
 
 /* Output vertices after normal generation. */
@@ -1129,22 +1131,21 @@ static int generate_normals(iqe_parser *p, vertex_map *map) {
     iqi_ctx *ctx = p->ctx;
     uint32_t nv = vertex_count_so_far(p), nt = GROW_COUNT(p->triangles, uint32_t) / 3, nc = 3 * nt;
     grow g_pid = {0}, g_parent = {0}, g_face = {0}, g_tmp = {0}, g_bucket = {0}, g_keys = {0}, g_sum = {0};
-    smoother s = {p, (const float *)p->attr[ATTR_VP].data, (const uint32_t *)p->triangles.data, nt, nv, NULL, NULL, NULL,
-                  (uint64_t)64 * nc + (1u << 24)};
+    smoother s = {.p = p, .pos = (const float *)p->attr[ATTR_VP].data, .tri = (const uint32_t *)p->triangles.data,
+                  .tri_count = nt, .vertex_count = nv, .pair_budget = (uint64_t)64 * nc + (1u << 24)};
     int ok = 0;
     if (!(s.pid = grow_push(p, &g_pid, (size_t)nv * 4 + 4, "normal generation"))) goto done;
     if (!(s.parent = grow_push(p, &g_parent, (size_t)nc * 4 + 4, "normal generation"))) goto done;
-    if (!(s.face = grow_push(p, &g_face, (size_t)nt * 12 + 4, "normal generation"))) goto done;
+    if (!(s.face = grow_push(p, &g_face, (size_t)nt * 24 + 8, "normal generation"))) goto done;
     if (!assign_position_ids(&s, &g_tmp)) goto done;
     for (uint32_t t = 0; t < nt; t++) {
         /* clockwise front faces: n = (v2 - v0) x (v1 - v0), length = twice the area */
         const float *a = s.pos + 3 * (size_t)s.tri[3 * t], *b = s.pos + 3 * (size_t)s.tri[3 * t + 1], *c = s.pos + 3 * (size_t)s.tri[3 * t + 2];
         double e1[3] = {(double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2]};
         double e2[3] = {(double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2]};
-        s.face[3 * t] = (float)(e1[1] * e2[2] - e1[2] * e2[1]);
-        s.face[3 * t + 1] = (float)(e1[2] * e2[0] - e1[0] * e2[2]);
-        s.face[3 * t + 2] = (float)(e1[0] * e2[1] - e1[1] * e2[0]);
-        for (int k = 0; k < 3; k++) if (!iqi_finite(s.face[3 * t + k])) s.face[3 * t + k] = 0;
+        s.face[3 * t] = e1[1] * e2[2] - e1[2] * e2[1];
+        s.face[3 * t + 1] = e1[2] * e2[0] - e1[0] * e2[2];
+        s.face[3 * t + 2] = e1[0] * e2[1] - e1[1] * e2[0];
     }
     for (uint32_t c = 0; c < nc; c++) s.parent[c] = c;
     /* Bucket corners by position id (counting sort), then weld each bucket. */
@@ -1164,7 +1165,7 @@ static int generate_normals(iqe_parser *p, vertex_map *map) {
             if (start[v + 1] - start[v] > 1 && !weld_bucket(&s, order + start[v], start[v + 1] - start[v])) goto done;
     }
     /* Group normals: the sum of the area-weighted face normals of the group's corners. */
-    float *sum = grow_push(p, &g_sum, (size_t)nc * 12 + 4, "normal generation");
+    double *sum = grow_push(p, &g_sum, (size_t)nc * 24 + 8, "normal generation");
     if (!sum) goto done;
     for (uint32_t c = 0; c < nc; c++) {
         uint32_t r = uf_find(s.parent, c);
@@ -1189,7 +1190,7 @@ static int generate_normals(iqe_parser *p, vertex_map *map) {
     uint64_t out = 0;
     for (uint32_t v = 0; v < nv; v++) {
         uint32_t *list = by_vertex + first[v], n = first[v + 1] - first[v];
-        sort_by_root(list, n, root);
+        if (!sort_by_root(&s, list, n, root)) goto done;
         out += 1; /* at least one output vertex, even when unused */
         for (uint32_t i = 1; i < n; i++) out += root[list[i]] != root[list[i - 1]];
     }
@@ -1208,9 +1209,9 @@ static int generate_normals(iqe_parser *p, vertex_map *map) {
             if (!n) { map->source[o++] = v; continue; } /* unused by any face: kept, with a zero normal */
             for (uint32_t i = 0; i < n; i++) {
                 if (i > 0 && root[list[i]] == root[list[i - 1]]) { tri[list[i]] = o - 1; continue; }
-                const float *nrm = sum + 3 * (size_t)root[list[i]];
-                double len = sqrt((double)nrm[0] * nrm[0] + (double)nrm[1] * nrm[1] + (double)nrm[2] * nrm[2]);
-                for (int j = 0; j < 3; j++) map->normals[3 * (size_t)o + j] = len > 0 ? (float)(nrm[j] / len) : 0.0f;
+                const double *nrm = sum + 3 * (size_t)root[list[i]];
+                double len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+                for (int j = 0; j < 3; j++) map->normals[3 * (size_t)o + j] = len > 0 && isfinite(len) ? (float)(nrm[j] / len) : 0.0f;
                 map->source[o] = v;
                 tri[list[i]] = o++;
             }
@@ -1219,7 +1220,8 @@ static int generate_normals(iqe_parser *p, vertex_map *map) {
     }
     ok = 1;
 done:
-    p->scratch -= g_pid.cap + g_parent.cap + g_face.cap + g_tmp.cap + g_bucket.cap + g_keys.cap + g_sum.cap;
+    p->scratch -= g_pid.cap + g_parent.cap + g_face.cap + g_tmp.cap + g_bucket.cap + g_keys.cap + g_sum.cap + s.keyed.cap;
+    grow_free(&s.keyed);
     grow_free(&g_pid); grow_free(&g_parent); grow_free(&g_face); grow_free(&g_tmp);
     grow_free(&g_bucket); grow_free(&g_keys); grow_free(&g_sum);
     return ok;
