@@ -120,13 +120,55 @@ static int compute_adjacency(writer *w, uint32_t *adj) {
     return 1;
 }
 
-/* -- Bounds of every frame, by skinning the bind-pose positions. */
+/* -- Bounds of every frame, by skinning the bind-pose positions. Vertices
+ * with the same joints and weights share one blended matrix per frame, so the
+ * per-vertex work is one 3x4 transform whatever the number of influences. */
+static uint32_t hash_combo(const uint16_t *idx, const float *w) {
+    uint32_t h = 2166136261u;
+    for (int k = 0; k < 4; k++) {
+        uint32_t u;
+        memcpy(&u, &w[k], 4);
+        h = (h ^ idx[k]) * 16777619u;
+        h = (h ^ u) * 16777619u;
+    }
+    return h ^ (h >> 15);
+}
+
+/* Per vertex: the index of the first vertex with its blend combination. */
+static uint32_t *blend_combos(const iq_model *m, uint32_t *combo_count, uint32_t **representative) {
+    uint32_t nv = m->vertex_count, cap = 16, count = 0;
+    while (cap < 2 * (uint64_t)nv) cap *= 2;
+    uint32_t *table = malloc((size_t)cap * 4), *of = malloc((size_t)nv * 4 + 4), *rep = malloc((size_t)nv * 4 + 4);
+    if (!table || !of || !rep) { free(table); free(of); free(rep); return NULL; }
+    memset(table, 0xFF, (size_t)cap * 4); /* holds combo ids */
+    for (uint32_t v = 0; v < nv; v++) {
+        const uint16_t *idx = m->blend_indices + 4 * (size_t)v;
+        const float *w = m->blend_weights + 4 * (size_t)v;
+        uint32_t h = hash_combo(idx, w) & (cap - 1);
+        for (;;) {
+            uint32_t c = table[h];
+            if (c == UINT32_MAX) { table[h] = count; rep[count] = v; of[v] = count++; break; }
+            const uint32_t r = rep[c];
+            if (!memcmp(m->blend_indices + 4 * (size_t)r, idx, 8) && !memcmp(m->blend_weights + 4 * (size_t)r, w, 16)) { of[v] = c; break; }
+            h = (h + 1) & (cap - 1);
+        }
+    }
+    free(table);
+    *combo_count = count;
+    *representative = rep;
+    return of;
+}
+
 static int compute_bounds(writer *w, float *out) {
     const iq_model *m = w->m;
-    uint32_t nj = m->joint_count, nv = m->vertex_count;
+    uint32_t nj = m->joint_count, nv = m->vertex_count, ncombo = 0;
+    int skinned = m->blend_indices && m->blend_weights && nj;
+    uint32_t *combo = NULL, *rep = NULL;
+    if (skinned && !(combo = blend_combos(m, &ncombo, &rep))) return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing bounds%s", "");
     float *world = malloc((size_t)nj * 12 * sizeof(float) + 4), *skin = malloc((size_t)nj * 12 * sizeof(float) + 4);
-    if (!world || !skin) {
-        free(world); free(skin);
+    double *blended = malloc((size_t)ncombo * 12 * sizeof(double) + 8);
+    if (!world || !skin || !blended) {
+        free(world); free(skin); free(blended); free(combo); free(rep);
         return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing bounds%s", "");
     }
     for (uint32_t f = 0; f < m->frame_count; f++) {
@@ -138,36 +180,41 @@ static int compute_bounds(writer *w, float *out) {
             else memcpy(world + 12 * j, local, sizeof local);
             iqm_mat_mul(skin + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
         }
+        for (uint32_t c = 0; c < ncombo; c++) {
+            double *b = blended + 12 * (size_t)c;
+            const uint16_t *idx = m->blend_indices + 4 * (size_t)rep[c];
+            const float *wt = m->blend_weights + 4 * (size_t)rep[c];
+            for (int e = 0; e < 12; e++) b[e] = 0;
+            for (int k = 0; k < 4; k++) {
+                if (wt[k] == 0) continue;
+                const float *sk = skin + 12 * (size_t)idx[k];
+                for (int e = 0; e < 12; e++) b[e] += (double)wt[k] * sk[e];
+            }
+        }
         double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, xy = 0, r = 0;
         for (uint32_t v = 0; v < nv; v++) {
             const float *p = m->positions + 3 * (size_t)v;
             double q[3] = {p[0], p[1], p[2]};
-            if (m->blend_indices && nj) {
-                q[0] = q[1] = q[2] = 0;
-                for (int k = 0; k < 4; k++) {
-                    double wt = m->blend_weights[4 * (size_t)v + k];
-                    if (wt == 0) continue;
-                    const float *s = skin + 12 * (size_t)m->blend_indices[4 * (size_t)v + k];
-                    for (int row = 0; row < 3; row++)
-                        q[row] += wt * ((double)s[4 * row] * p[0] + (double)s[4 * row + 1] * p[1] + (double)s[4 * row + 2] * p[2] + s[4 * row + 3]);
-                }
+            if (skinned) {
+                const double *b = blended + 12 * (size_t)combo[v];
+                for (int row = 0; row < 3; row++) q[row] = b[4 * row] * p[0] + b[4 * row + 1] * p[1] + b[4 * row + 2] * p[2] + b[4 * row + 3];
             }
             for (int k = 0; k < 3; k++) {
                 if (v == 0 || q[k] < lo[k]) lo[k] = q[k];
                 if (v == 0 || q[k] > hi[k]) hi[k] = q[k];
             }
-            double dxy = sqrt(q[0] * q[0] + q[1] * q[1]), d = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+            double dxy = q[0] * q[0] + q[1] * q[1], d = dxy + q[2] * q[2]; /* squared; one sqrt per frame */
             if (dxy > xy) xy = dxy;
             if (d > r) r = d;
         }
         float *b = out + 8 * (size_t)f;
         for (int k = 0; k < 3; k++) { b[k] = (float)lo[k]; b[3 + k] = (float)hi[k]; }
-        b[6] = (float)xy;
-        b[7] = (float)r;
+        b[6] = (float)sqrt(xy);
+        b[7] = (float)sqrt(r);
         for (int k = 0; k < 8; k++)
             if (!iqi_finite(b[k])) b[k] = 0; /* extreme poses can overflow; bounds are advisory */
     }
-    free(world); free(skin);
+    free(world); free(skin); free(blended); free(combo); free(rep);
     return 1;
 }
 
