@@ -103,7 +103,7 @@ class Interquake {
   }
 
   /**
-   * Loads an IQM (later IQE, MD3) model from bytes. The format comes from the magic bytes;
+   * Loads an IQM or IQE (later MD3) model from bytes. The format comes from the magic bytes;
    * options.name is only used in error messages, options.format forces a parser.
    */
   load(bytes, options = {}) {
