@@ -311,7 +311,7 @@ static int read_floats(iqe_parser *p, const char *what, double *out, int max, in
     int n = 0, r;
     while ((r = next_token(p, &t)) == 1) {
         if (n == max)
-            return fail_tok(p, IQ_ERROR_SYNTAX, &t, what, max == 1 ? "is one value too many" : "is one value too many for this command"), -1;
+            return fail_tok(p, IQ_ERROR_SYNTAX, &t, what, "is one value too many for this command"), -1;
         double v;
         int status = parse_double(&t, &v);
         if (status == NUM_BAD) return fail_tok(p, IQ_ERROR_SYNTAX, &t, what, "is not a number"), -1;
@@ -1278,7 +1278,6 @@ static int check_attribute_counts(iqe_parser *p, uint32_t nv) {
 static int build_meshes(iqe_parser *p, const vertex_map *map) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
-    uint32_t nv = vertex_count_so_far(p);
     uint32_t blocks = GROW_COUNT(p->meshes, mesh_block), kept = 0, empty = 0;
     if (!blocks) return 1;
     m->meshes = iqi_alloc(ctx, blocks, sizeof(iq_mesh), "meshes");
@@ -1297,7 +1296,6 @@ static int build_meshes(iqe_parser *p, const vertex_map *map) {
                 if (v + 1 > out_hi) out_hi = v + 1;
             }
         if (out_hi < out_lo) out_hi = out_lo;
-        (void)nv;
         iq_mesh *mesh = &m->meshes[kept++];
         mesh->name = b->name;
         mesh->material = b->material;
@@ -1351,7 +1349,7 @@ static int apply_edge_flags(iqe_parser *p) {
                                     "fs: %u flags for face %u, which has %u vertices; they must match", fs->count, i, f->vertex_count);
         const uint8_t *flag = p->fs_flags.data + fs->first_flag;
         uint32_t n = f->vertex_count;
-        for (uint32_t t = 0; t + 2 < n + 0 && t < n - 2; t++) {
+        for (uint32_t t = 0; t + 2 < n; t++) {
             /* fan triangle t = (v0, v[t+1], v[t+2]): edge 0 = v0->v[t+1] is polygon edge 0 only
              * for the first triangle, edge 1 = polygon edge t+1, edge 2 = v[t+2]->v0 is the
              * polygon's closing edge only for the last triangle. */

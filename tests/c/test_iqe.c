@@ -39,6 +39,26 @@ static int same_rotation(const float *q, float x, float y, float z, float w) {
     float d = q[0] * x + q[1] * y + q[2] * z + q[3] * w;
     return fabsf(fabsf(d) - 1) < 1e-5f;
 }
+/* Column k of a transform's 3x3 part: the rotated, scaled axis k (computed here, independently of iq_math.h). */
+static void axis_of(const iq_transform *t, int k, float out[3]) {
+    float v[3] = {0, 0, 0}, c1[3], c2[3];
+    const float *q = t->rotate;
+    v[k] = t->scale[k];
+    c1[0] = q[1] * v[2] - q[2] * v[1]; c1[1] = q[2] * v[0] - q[0] * v[2]; c1[2] = q[0] * v[1] - q[1] * v[0];
+    c2[0] = q[1] * c1[2] - q[2] * c1[1]; c2[1] = q[2] * c1[0] - q[0] * c1[2]; c2[2] = q[0] * c1[1] - q[1] * c1[0];
+    for (int i = 0; i < 3; i++) out[i] = v[i] + 2 * q[3] * c1[i] + 2 * c2[i];
+}
+
+/* The transform's matrix has rows A, B, C (as pm writes them). */
+static int matrix_is(const iq_transform *t, const float rows[9]) {
+    for (int k = 0; k < 3; k++) {
+        float col[3];
+        axis_of(t, k, col);
+        if (!near(col[0], rows[k], 1e-5f) || !near(col[1], rows[3 + k], 1e-5f) || !near(col[2], rows[6 + k], 1e-5f)) return 0;
+    }
+    return 1;
+}
+
 static int has_warning(const iq_model *m, iq_warning_code code, const char *text) {
     for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
         if (m->warnings[i].code == code && (!text || strstr(m->warnings[i].message, text))) return 1;
@@ -160,9 +180,10 @@ static void test_poses(void) {
     /* pm with a negative determinant: scale -1 and a half turn about X */
     CHECK(same_rotation(j[4].bind.rotate, 1, 0, 0, 0) && near3(j[4].bind.scale, -1, -1, -1), "pm mirror: %g %g %g %g / %g",
           j[4].bind.rotate[0], j[4].bind.rotate[1], j[4].bind.rotate[2], j[4].bind.rotate[3], j[4].bind.scale[0]);
-    /* The mirror joint's world matrix maps x to -x: check through the inverse bind. */
-    const float *ib = m->inverse_bind + 12 * 4; /* inverse of root * mirror */
-    (void)ib;
+    /* the decomposed pm poses rebuild the matrices of the file */
+    static const float arm[9] = {0, -2, 0, 2, 0, 0, 0, 0, 2}, mirror[9] = {-1, 0, 0, 0, 1, 0, 0, 0, 1};
+    CHECK(matrix_is(&j[1].bind, arm), "pm rebuilds its matrix");
+    CHECK(matrix_is(&j[4].bind, mirror), "pm mirror rebuilds its matrix");
     CHECK(m->frame_count == 2 && m->animation_count == 1, "frames %u", m->frame_count);
     CHECK(!strcmp(m->animations[0].name, "wave") && m->animations[0].framerate == 10 && (m->animations[0].flags & IQ_ANIMATION_LOOP), "anim");
     CHECK(has_warning(m, IQ_WARNING_EMPTY, "empty frame"), "empty frame warning");
@@ -172,8 +193,7 @@ static void test_poses(void) {
     CHECK(same_rotation(f1[1].rotate, 0, S, 0, S) && near3(f1[1].translate, 2, 0, 0), "pa about Y");
     CHECK(same_rotation(f1[2].rotate, S, 0, 0, S) && near3(f1[2].scale, 1, 1, 1), "pm quarter turn about X");
     CHECK(near3(f1[0].translate, 0, 0, 1), "frame 1 translate");
-    /* pa's Euler order, on paper: rotating x by (pi/2 about X, then pi/2 about Y... ) is covered by the
-     * single-axis cases above; a combined one: pa 0 0 0 a b c gives qz*qy*qx. */
+    /* pa's order with two axes at once: X first, then Y (q = qy * qx) */
     iq_free(m);
     const char *euler = "# Inter-Quake Export\njoint a\npa 0 0 0 1.5707963267948966 1.5707963267948966 0\n";
     m = load_text(euler, &err);
