@@ -133,8 +133,7 @@ run_tests() {
   done
   run_fuzz "${FUZZ_SECONDS:-20}" || failed=1
   log "node --test"
-  # shellcheck disable=SC2046
-  node --test --test-reporter=spec $(ls -d tests/js tests/browser 2>/dev/null) || failed=1
+  node --test --test-reporter=spec tests/js/ tests/browser/ || failed=1
   return $failed
 }
 

@@ -692,6 +692,25 @@ static void test_adjacency(void) {
     CHECK(iq_write_iqm(NULL, &dummy, &err) == NULL && err.code == IQ_ERROR_INVALID_ARGUMENT, "write NULL model");
 }
 
+/* Item 22: an animation-only IQE (joints, base poses, frames, no mesh) attaches to an IQE mesh
+ * with the same skeleton through the animator's iq_attach_animations, matched by joint name. */
+static void test_attach_animation_file(void) {
+    iq_error err;
+    iq_model *mesh = load_file(FIXTURES "anim.iqe", &err);
+    iq_model *anims = load_text("# Inter-Quake Export\njoint \"Root Bone\"\njoint child 0\npq 0 0 0 0 0 0\npq 0 0 1 0 0 0\n"
+                                "animation jump\nframerate 5\nframe\npq 0 0 3 0 0 0\npq 0 0 1 0 0 0\n", &err);
+    CHECK(mesh && anims && anims->vertex_count == 0 && anims->frame_count == 1, "animation-only IQE: %s", err.message);
+    if (mesh && anims) {
+        CHECK(iq_attach_animations(mesh, anims, &err) == 0, "attach: %s", err.message);
+        CHECK(mesh->animation_count == 3 && !strcmp(mesh->animations[2].name, "jump") && mesh->animations[2].first_frame == 3 &&
+                  mesh->frame_count == 4, "attached animation");
+        CHECK(near3(mesh->frame_poses[3 * 2].translate, 0, 0, 3), "attached pose");
+        CHECK(check_model(mesh) == 0 && check_evaluate(mesh) == 0, "attached invariants");
+    }
+    iq_free(mesh);
+    iq_free(anims);
+}
+
 int main(void) {
     test_corpus();
     test_poses();
@@ -702,6 +721,7 @@ int main(void) {
     test_bad_input();
     test_pathological_smoothing();
     test_adjacency();
+    test_attach_animation_file();
     test_truncation_sweep(CORPUS "missiles/spike/spike.iqe");
     test_truncation_sweep(FIXTURES "anim.iqe");
     test_truncation_sweep(FIXTURES "poses.iqe");
