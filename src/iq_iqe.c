@@ -433,7 +433,7 @@ static int parse_vertex_attr(iqe_parser *p, int attr) {
             double w;
             int status = parse_double(&wt, &w);
             if (status == NUM_BAD) return fail_tok(p, IQ_ERROR_SYNTAX, &wt, what, "is not a number");
-            if (status == NUM_NONFINITE) return fail_tok(p, IQ_ERROR_BAD_VALUE, &wt, what, "is not a finite weight");
+            if (status == NUM_NONFINITE || fabs(w) > 3.0e38) return fail_tok(p, IQ_ERROR_BAD_VALUE, &wt, what, "is not a finite float weight");
             if (!p->max_blend_index.set || index > p->max_blend_index.value)
                 p->max_blend_index = (where){p->line, t.column, index, 1};
             double *pair = grow_push(p, &p->pairs, 2 * sizeof(double), what);
@@ -456,15 +456,15 @@ static int parse_vertex_attr(iqe_parser *p, int attr) {
             if (kept <= 16)
                 for (; j < kept; j++)
                     if (pairs[2 * j] == index) break;
-            if (kept > 16) j = kept; /* long lists: duplicates stay separate; they still sum below */
+            if (kept > 16) j = kept; /* long lists: duplicates stay separate (skinning adds them up all the same) */
             if (j < kept) pairs[2 * j + 1] += w;
             else { pairs[2 * kept] = index; pairs[2 * kept + 1] = w; kept++; }
         }
         if (kept > 4) p->extra_influences++;
         /* the four largest, largest first */
         for (uint32_t i = 0; i < kept; i++) {
-            float w = (float)pairs[2 * i + 1];
-            uint32_t idx = (uint32_t)pairs[2 * i];
+            float w = (float)fmin(pairs[2 * i + 1], 3.0e38); /* merged duplicates may add up past float */
+            uint32_t idx = pairs[2 * i] > UINT32_MAX ? UINT32_MAX : (uint32_t)pairs[2 * i]; /* too large: refused at the end */
             uint32_t slot = b->count;
             while (slot > 0 && b->weight[slot - 1] < w) slot--;
             if (slot >= 4) continue;
@@ -845,7 +845,7 @@ static int parse_anim_setting(iqe_parser *p, int is_loop) {
     double fps;
     int status = parse_double(&t, &fps);
     if (status == NUM_BAD) return fail_tok(p, IQ_ERROR_SYNTAX, &t, "framerate", "is not a number");
-    if (status != NUM_OK || fps < 0 || (float)fps > 3.0e38f)
+    if (status != NUM_OK || fps < 0 || fps > 3.0e38)
         return fail_tok(p, IQ_ERROR_BAD_VALUE, &t, "framerate", "is not a finite rate >= 0");
     if (a) a->framerate = (float)fps;
     else p->ignored_loops++;

@@ -375,6 +375,8 @@ static void test_bad_input(void) {
         /* 18 */
         {"vb index past the joints", "# Inter-Quake Export\njoint a\njoint b 0\nvp\nvb 2 1\n", IQ_ERROR_BAD_INDEX, 5, 4, "joint index 2"},
         {"vb index without weight", "# Inter-Quake Export\njoint a\nvp\nvb 0 1 1\n", IQ_ERROR_SYNTAX, 4, 8, "without a weight"},
+        {"vb huge index (fuzz)", "# Inter-Quake Export\njoint a\nvp\nvb\t\t7106781186547\t71067811865476\n", IQ_ERROR_BAD_INDEX, 4, 5, "joint index 7106781186547"},
+        {"vb weight beyond float", "# Inter-Quake Export\njoint a\nvp\nvb 0 1e300\n", IQ_ERROR_BAD_VALUE, 4, 6, "'1e300'"},
         {"vb negative index", "# Inter-Quake Export\njoint a\nvp\nvb -1 1\n", IQ_ERROR_SYNTAX, 4, 4, "'-1'"},
         /* 19 */
         {"vx with 5 numbers", "# Inter-Quake Export\nvp\nvx 1 0 0 1 0\n", IQ_ERROR_SYNTAX, 3, 1, "5 values"},
