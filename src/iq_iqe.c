@@ -57,6 +57,7 @@ typedef struct smooth_state {
     int64_t key;       /* smoothgroup */
     double angle;      /* smoothangle in degrees, 0..180 */
     int uv;            /* smoothuv */
+    uint32_t first_vertex; /* vertices defined before these settings (for face-less files) */
 } smooth_state;
 
 typedef struct face_rec { uint32_t first_triangle, vertex_count; } face_rec;
@@ -639,11 +640,13 @@ static int parse_fs(iqe_parser *p) {
 
 static smooth_state *new_state(iqe_parser *p) {
     smooth_state *last = GROW_AT(p->states, smooth_state, GROW_COUNT(p->states, smooth_state) - 1);
-    if (!p->state_used) return last;
+    /* settings already given to faces or vertices stay as they were: change a copy */
+    if (!p->state_used && last->first_vertex == vertex_count_so_far(p)) return last;
     smooth_state copy = *last;
     smooth_state *s = grow_push(p, &p->states, sizeof *s, "smoothing");
     if (!s) return NULL;
     *s = copy;
+    s->first_vertex = vertex_count_so_far(p);
     p->state_used = 0;
     return s;
 }
@@ -1310,9 +1313,10 @@ static int build_meshes(iqe_parser *p, const vertex_map *map) {
     return 1;
 }
 
-/* Face-less files: each mesh's own vertices, in threes, are its triangles. */
+/* Face-less files: each mesh's own vertices, in threes, are its triangles,
+ * each with the smoothing settings in force at its first vertex. */
 static int make_triangles_from_vertices(iqe_parser *p) {
-    uint32_t blocks = GROW_COUNT(p->meshes, mesh_block), leftover = 0;
+    uint32_t blocks = GROW_COUNT(p->meshes, mesh_block), leftover = 0, state = 0, states = GROW_COUNT(p->states, smooth_state);
     for (uint32_t i = 0; i < blocks; i++) {
         mesh_block *b = GROW_AT(p->meshes, mesh_block, i);
         uint32_t n = b->end_vertex - b->first_vertex;
@@ -1325,7 +1329,8 @@ static int make_triangles_from_vertices(iqe_parser *p) {
             uint8_t *edges = grow_push(p, &p->tri_edges, 1, "triangles");
             if (!tri || !st || !edges) return 0;
             for (int k = 0; k < 3; k++) tri[k] = b->first_vertex + 3 * t + (uint32_t)k;
-            *st = 0; /* the smoothing state at the start of the file */
+            while (state + 1 < states && GROW_AT(p->states, smooth_state, state + 1)->first_vertex <= tri[0]) state++;
+            *st = state;
             *edges = 7;
         }
     }

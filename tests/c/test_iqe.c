@@ -334,6 +334,17 @@ static void test_smoothing(void) {
         CHECK(m->meshes[0].first_vertex == 0 && m->meshes[0].vertex_count == 6, "split mesh range");
         iq_free(m);
     }
+    /* Face-less files: each triangle has the smoothing settings in force at its first vertex. */
+    static const char roof[] = "vp 0 0 0\nvp 0 1 0\nvp 1 0 0\n", roof2[] = "vp 0 0 0\nvp 0 0 1\nvp 0 1 0\n";
+    char text[512];
+    snprintf(text, sizeof text, "# Inter-Quake Export\nsmoothgroup 1\n%ssmoothgroup 2\n%s", roof, roof2);
+    m = load_text(text, &err);
+    CHECK(m && m->triangle_count == 2 && near3(m->normals, 0, 0, 1) && near3(m->normals + 9, 1, 0, 0), "face-less, two groups");
+    iq_free(m);
+    snprintf(text, sizeof text, "# Inter-Quake Export\nsmoothgroup 1\n%ssmoothgroup 1\n%s", roof, roof2);
+    m = load_text(text, &err);
+    CHECK(m && near3(m->normals, S, 0, S) && near3(m->normals + 15, S, 0, S), "face-less, one group");
+    iq_free(m);
     /* Smoothing across meshes (spec), and area weighting: a triangle twice as large counts twice. */
     m = load_text("# Inter-Quake Export\nmesh a\nvp 0 0 0\nvp 0 1 0\nvp 2 0 0\nfm 0 1 2\nmesh b\nvp 0 0 0\nvp 0 0 1\nvp 0 1 0\nfm 0 1 2\n", &err);
     CHECK(m != NULL, "cross-mesh: %s", err.message);
