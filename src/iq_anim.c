@@ -115,6 +115,10 @@ void iq_skin_vertices(iq_model *m) {
 
 int iq_evaluate(iq_model *m, float frame) {
     if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+    if (m->frame_positions) {
+        iqi_morph_evaluate(m, frame);
+        return 0;
+    }
     if (m->joint_count) {
         iq_sample_frame(m, frame, m->local_poses);
         iq_compute_skin_matrices(m, m->local_poses, m->world_matrices);

@@ -34,6 +34,9 @@
     X(IGNORED_DATA,       "ignored_data",       "data the format allows but this loader does not use was ignored") \
     X(REPAIRED,           "repaired",           "an inconsistency was repaired") \
     X(NO_BIND_POSE,       "no_bind_pose",       "animation-only data: joints have no names or bind pose") \
-    X(EMPTY,              "empty",              "an element is empty")
+    X(EMPTY,              "empty",              "an element is empty") \
+    X(OVER_LIMIT,         "over_limit",         "a count is over the format's written limit; loaded as engines load it") \
+    X(DUPLICATE_NAME,     "duplicate_name",     "two elements share a name; lookups by name find the first") \
+    X(NONSTANDARD,        "nonstandard",        "a value the spec rules out but engines accept; loaded anyway")
 
 #endif
