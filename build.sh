@@ -43,6 +43,8 @@ ensure_test_tools() {
   command -v emcc >/dev/null || missing+=(emscripten)
   command -v clang >/dev/null || missing+=(clang)
   command -v chromium >/dev/null || missing+=(chromium)
+  # netpbm's tgatoppm: an independent TGA decoder the TGA tests compare against
+  command -v tgatoppm >/dev/null || missing+=(netpbm)
   # libFuzzer and LeakSanitizer runtimes for clang 14
   [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || missing+=(libclang-rt-14-dev)
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
