@@ -7,43 +7,66 @@
 #include "iq_internal.h"
 #include "iq_math.h"
 
-static float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void cross3(float *out, const float *a, const float *b) {
+/* The basis is built in double: axes that nearly coincide leave a small
+ * difference that float cancellation would turn into a skewed result. */
+static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void cross3(double *out, const double *a, const double *b) {
     out[0] = a[1] * b[2] - a[2] * b[1];
     out[1] = a[2] * b[0] - a[0] * b[2];
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
-static int normalize3(float *v) {
-    float len = sqrtf(dot3(v, v));
-    if (!(len > 1e-8f)) return 0;
+
+/* Scales v to unit length; 0 when it has no direction (zero, NaN or
+ * infinite). Float inputs squared cannot overflow a double. */
+static int normalize3(double *v) {
+    double len = sqrt(dot3(v, v));
+    if (!(len > 1e-300) || !isfinite(len)) return 0;
     for (int k = 0; k < 3; k++) v[k] /= len;
     return 1;
+}
+
+/* v minus its part along unit u, normalised; 0 when v (nearly) lies along u. */
+static int perpendicular(double *v, const double *u) {
+    if (!normalize3(v)) return 0;
+    double d = dot3(v, u);
+    for (int k = 0; k < 3; k++) v[k] -= d * u[k];
+    if (!(dot3(v, v) > 1e-12)) return 0;
+    return normalize3(v);
 }
 
 /* Gram-Schmidt on x, then y; z completes the basis on the side the file's z
  * points to, so mirrored tags stay mirrored. Degenerate axes are rebuilt
  * from the others, and from the identity as a last resort. */
-void iqi_orthonormalize_axes(float x[3], float y[3], float z[3]) {
-    float zin[3] = {z[0], z[1], z[2]};
+void iqi_orthonormalize_axes(float xf[3], float yf[3], float zf[3]) {
+    double x[3], y[3], z[3], zin[3];
+    for (int k = 0; k < 3; k++) {
+        x[k] = xf[k];
+        y[k] = yf[k];
+        zin[k] = zf[k];
+    }
+    normalize3(zin);
     if (!normalize3(x)) {
-        cross3(x, y, z);
+        double yn[3] = {y[0], y[1], y[2]};
+        normalize3(yn);
+        cross3(x, yn, zin);
         if (!normalize3(x)) { x[0] = 1; x[1] = 0; x[2] = 0; }
     }
-    float d = dot3(y, x);
-    for (int k = 0; k < 3; k++) y[k] -= d * x[k];
-    if (!normalize3(y)) {
-        cross3(y, z, x);
-        if (!normalize3(y)) { /* any direction perpendicular to x */
-            float helper[3] = {0, 0, 0};
-            helper[fabsf(x[0]) < 0.5f ? 0 : 1] = 1;
-            d = dot3(helper, x);
-            for (int k = 0; k < 3; k++) y[k] = helper[k] - d * x[k];
-            normalize3(y);
+    if (!perpendicular(y, x)) {
+        cross3(y, zin, x);
+        if (!perpendicular(y, x)) { /* any direction perpendicular to x */
+            y[0] = y[1] = y[2] = 0;
+            y[fabs(x[0]) < 0.5 ? 0 : 1] = 1;
+            perpendicular(y, x);
         }
     }
     cross3(z, x, y);
     if (dot3(z, zin) < 0)
         for (int k = 0; k < 3; k++) z[k] = -z[k];
+    for (int k = 0; k < 3; k++) {
+        xf[k] = (float)x[k];
+        yf[k] = (float)y[k];
+        zf[k] = (float)z[k];
+    }
 }
 
 static int md3_tag(const iq_model *m, uint32_t tag, float frame, float out[16]) {
@@ -53,8 +76,9 @@ static int md3_tag(const iq_model *m, uint32_t tag, float frame, float out[16]) 
     const float *a = m->tag_transforms + 12 * ((size_t)f0 * m->tag_count + tag);
     const float *b = m->tag_transforms + 12 * ((size_t)f1 * m->tag_count + tag);
     float col[4][3]; /* x, y, z axes and origin */
+    /* a(1-t) + bt in double lies between a and b, so it cannot overflow */
     for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 3; r++) col[c][r] = a[4 * r + c] + (b[4 * r + c] - a[4 * r + c]) * t;
+        for (int r = 0; r < 3; r++) col[c][r] = (float)(a[4 * r + c] * (1.0 - t) + b[4 * r + c] * (double)t);
     iqi_orthonormalize_axes(col[0], col[1], col[2]);
     for (int c = 0; c < 4; c++) {
         for (int r = 0; r < 3; r++) out[4 * c + r] = col[c][r];
