@@ -43,6 +43,7 @@ export class InterquakeError extends Error {
 }
 
 const utf8 = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
 
 let initPromise = null;
 
@@ -366,7 +367,6 @@ class Model {
     this._q = q;
     const heap = lib._heap;
     const u32 = new Uint32Array(heap);
-    const i32 = new Int32Array(heap);
     const f32 = new Float32Array(heap);
     const str = (ptr) => lib._string(ptr);
     if (this.format === 'md3') {
@@ -376,11 +376,9 @@ class Model {
         const lower = mesh.name.toLowerCase();
         mesh.skinName = lower.length > 2 && lower[lower.length - 2] === '_' ? lower.slice(0, -2) : lower;
       }
-      this._shaderIndices = [];
       for (let i = 0; i < q.shaderCount; i++) {
         const w = (q.shaders + 12 * i) >> 2;
         this.meshes[u32[w + 2]].shaders.push(str(u32[w]));
-        this._shaderIndices.push(i32[w + 1]);
       }
     } else {
       for (const mesh of this.meshes) mesh.shaders = mesh.material ? [mesh.material] : [];
@@ -427,7 +425,7 @@ class Model {
     }
     const lib = this._lib;
     const e = lib._exports;
-    const encoded = new TextEncoder().encode(name);
+    const encoded = utf8Encoder.encode(name);
     if (encoded.includes(0)) return null;
     const ptr = e.iq_wasm_alloc(encoded.length + 1);
     if (!ptr) throw new InterquakeError('out_of_memory', 'no memory for a tag name');

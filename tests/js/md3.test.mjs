@@ -310,6 +310,16 @@ test('tagMatrix does not disturb the last evaluate() results', () => {
 
 // -- What shipped files do: load, and warn
 
+test('tag records renamed after frame 0 are read by position, with a warning; too many tags hit the joint limit', () => {
+  const tags = [{ name: 'tag_a', frames: [{ origin: [1, 0, 0] }, { name: 'tag_b', origin: [3, 0, 0] }] }];
+  const m = iq.load(buildMD3({ frameCount: 2, tags }).bytes);
+  assert.deepEqual(m.tags, ['tag_a']);
+  assert.deepEqual(codes(m), ['nonstandard']);
+  assert.deepEqual(Array.from(m.tagMatrix('tag_a', 0.5).subarray(12, 15)), [2, 0, 0]);
+  const many = Array.from({ length: 4097 }, (_, i) => ({ name: `t${i}` }));
+  rejects(buildMD3({ tags: many }).bytes, 'limit', '4097 tags');
+});
+
 test('a surface over the 4096-vertex limit loads with an over_limit warning', () => {
   const verts = Array.from({ length: 4832 }, (_, i) => ({ xyz: [i % 64, Math.floor(i / 64), 0], normal: 0 }));
   const m = iq.load(buildMD3({ surfaces: [{ name: 'big', shaders: [{ name: 's' }], triangles: [[0, 1, 4831]], frames: [verts] }] }).bytes);
