@@ -71,11 +71,6 @@ int iqi_fail_at_line(iqi_ctx *ctx, iq_error_code code, uint32_t line, uint32_t c
 void iqi_warn(iqi_ctx *ctx, iq_warning_code code, const char *fmt, ...) {
     iq_model *m = ctx->model;
     if (m->warning_count < IQ_MAX_WARNINGS) {
-        if (!m->warnings) {
-            /* Warnings live outside the budget check's concerns: fixed, small. */
-            m->warnings = iqi_alloc(ctx, IQ_MAX_WARNINGS, sizeof(iq_warning), "warnings");
-            if (!m->warnings) return;
-        }
         iq_warning *w = &m->warnings[m->warning_count];
         va_list ap;
         w->code = code;
@@ -216,7 +211,7 @@ int iqi_finish_model(iqi_ctx *ctx) {
             memcpy(m->skinned_tangents, m->tangents, (size_t)m->vertex_count * 4 * sizeof(float));
         }
     }
-    return 1;
+    return iqi_anim_prepare(ctx);
 }
 
 // -- Entry points
@@ -231,10 +226,17 @@ static void fill_limits(iq_limits *l, const iq_load_opts *opts) {
     if (!l->max_frames) l->max_frames = 1000000;
 }
 
+/* A file shorter than its format's signature but matching its start is
+ * reported by that format's parser as truncated, not as unknown. */
+static int starts_with(const uint8_t *d, size_t n, const char *signature, size_t signature_size) {
+    if (n == 0) return 0;
+    return memcmp(d, signature, n < signature_size ? n : signature_size) == 0;
+}
+
 static iq_format detect_format(const uint8_t *d, size_t n) {
-    if (n >= 16 && memcmp(d, "INTERQUAKEMODEL", 15) == 0) return IQ_FORMAT_IQM;
-    if (n >= 4 && memcmp(d, "IDP3", 4) == 0) return IQ_FORMAT_MD3;
-    if (n >= 19 && memcmp(d, "# Inter-Quake Export", n >= 20 ? 20 : 19) == 0) return IQ_FORMAT_IQE;
+    if (starts_with(d, n, "INTERQUAKEMODEL", 15)) return IQ_FORMAT_IQM;
+    if (starts_with(d, n, "IDP3", 4)) return IQ_FORMAT_MD3;
+    if (starts_with(d, n, "# Inter-Quake Export", 20)) return IQ_FORMAT_IQE;
     return IQ_FORMAT_AUTO;
 }
 
@@ -280,6 +282,13 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     }
     model->internal = arena;
     ctx.model = model;
+    /* Allocated up front so that recording a warning can never fail. */
+    model->warnings = iqi_alloc(&ctx, IQ_MAX_WARNINGS, sizeof(iq_warning), "warnings");
+    if (!model->warnings) {
+        iqi_arena_free(arena);
+        free(arena);
+        return NULL;
+    }
 
     iq_format format = opts && opts->format ? opts->format : detect_format(ctx.data, size);
     int ok = 0;

@@ -16,28 +16,46 @@ void iqi_frame_pair(uint32_t frame_count, float frame, uint32_t *f0, uint32_t *f
     *t = frame - (float)*f0;
 }
 
-void iqi_morph_evaluate(iq_model *m, float frame) {
-    uint32_t nv = m->vertex_count, f0, f1;
-    float t;
+/* One vertex attribute lerped between frames f0 and f1 by t. */
+static inline void lerp3(float *out, const float *frames, size_t stride, uint32_t f0, uint32_t f1, float t, size_t v) {
+    const float *a = frames + (size_t)f0 * stride + 3 * v, *b = frames + (size_t)f1 * stride + 3 * v;
+    for (int k = 0; k < 3; k++) out[k] = a[k] + (b[k] - a[k]) * t;
+}
+
+void iqi_morph_frames(iq_model *m, uint32_t a0, uint32_t a1, float ta, uint32_t b0, uint32_t b1, float tb, float weight) {
+    uint32_t nv = m->vertex_count;
     if (!nv) return;
-    iqi_frame_pair(m->frame_count, frame, &f0, &f1, &t);
-    const float *pa = m->frame_positions + 3 * (size_t)f0 * nv, *pb = m->frame_positions + 3 * (size_t)f1 * nv;
-    const float *na = m->frame_normals + 3 * (size_t)f0 * nv, *nb = m->frame_normals + 3 * (size_t)f1 * nv;
-    if (t == 0.0f || f0 == f1) {
-        memcpy(m->skinned_positions, pa, (size_t)nv * 3 * sizeof(float));
-        memcpy(m->skinned_normals, na, (size_t)nv * 3 * sizeof(float));
+    size_t stride = 3 * (size_t)nv;
+    if (weight <= 0.0f && (ta == 0.0f || a0 == a1)) { /* a frame as it is */
+        memcpy(m->skinned_positions, m->frame_positions + a0 * stride, stride * sizeof(float));
+        memcpy(m->skinned_normals, m->frame_normals + a0 * stride, stride * sizeof(float));
         return;
     }
-    for (size_t i = 0; i < (size_t)nv * 3; i++) m->skinned_positions[i] = pa[i] + (pb[i] - pa[i]) * t;
     for (size_t v = 0; v < nv; v++) {
-        const float *a = na + 3 * v, *b = nb + 3 * v;
-        float *out = m->skinned_normals + 3 * v;
-        for (int k = 0; k < 3; k++) out[k] = a[k] + (b[k] - a[k]) * t;
-        float len = sqrtf(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+        float *p = m->skinned_positions + 3 * v, *n = m->skinned_normals + 3 * v;
+        lerp3(p, m->frame_positions, stride, a0, a1, ta, v);
+        lerp3(n, m->frame_normals, stride, a0, a1, ta, v);
+        if (weight > 0.0f) { /* crossfade toward a second pair of frames */
+            float p2[3], n2[3];
+            lerp3(p2, m->frame_positions, stride, b0, b1, tb, v);
+            lerp3(n2, m->frame_normals, stride, b0, b1, tb, v);
+            for (int k = 0; k < 3; k++) {
+                p[k] += (p2[k] - p[k]) * weight;
+                n[k] += (n2[k] - n[k]) * weight;
+            }
+        }
+        float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
         if (len > 1e-6f) {
-            for (int k = 0; k < 3; k++) out[k] /= len;
+            for (int k = 0; k < 3; k++) n[k] /= len;
         } else { /* opposite normals cancel half way: take the nearer frame's */
-            memcpy(out, t < 0.5f ? a : b, 3 * sizeof(float));
+            memcpy(n, m->frame_normals + (ta < 0.5f ? a0 : a1) * stride + 3 * v, 3 * sizeof(float));
         }
     }
+}
+
+void iqi_morph_evaluate(iq_model *m, float frame) {
+    uint32_t f0, f1;
+    float t;
+    iqi_frame_pair(m->frame_count, frame, &f0, &f1, &t);
+    iqi_morph_frames(m, f0, f1, t, f0, f1, t, 0.0f);
 }

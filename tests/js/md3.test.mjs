@@ -211,6 +211,22 @@ test('evaluate() on sarge matches a lerp of the reader\'s frames', () => {
   }
 });
 
+test('the animator plays MD3 clips in time: sample() morphs at the playhead, loops back, crossfades', () => {
+  const surface = quadSurface({ frameZ: [0, 4, 10] });
+  const m = iq.load(buildMD3({ surfaces: [surface] }).bytes);
+  const z = (r) => [2, 5, 8, 11].map((i) => r.positions[i]);
+  // 15 fps: 2.5 frames in is t = 2.5 / 15 (repeat: the last frame blends back into the first)
+  let r = m.sample('all', 1.5 / 15);
+  assert.deepEqual([r.frameA, r.frameB], [1, 2]);
+  near(z(r), [7, 7, 7, 7], 1e-5, 'frame 1.5');
+  r = m.sample('all', 2.25 / 15);
+  assert.deepEqual([r.frameA, r.frameB], [2, 0]);
+  near(z(r), [7.5, 7.5, 7.5, 7.5], 1e-5, 'wrapping from frame 2 to frame 0');
+  r = m.sample(0, 0.5 / 15, { crossfade: { animation: 'all', time: 2 / 15, weight: 0.5 } });
+  near(z(r), [6, 6, 6, 6], 1e-5, 'half way between frame 0.5 (z 2) and frame 2 (z 10)');
+  near(Array.from(r.normals.subarray(0, 3)), [0, 0, 1], 1e-6, 'normals stay unit');
+});
+
 // -- Tags
 
 const rotZ = (deg) => {
