@@ -67,13 +67,21 @@ typedef struct md3_parser {
     uint32_t unterminated_names; /* names that fill their field with no NUL */
 } md3_parser;
 
-/* A fixed-size name field: up to the first NUL, or the whole field (counted,
- * for one warning) when the writer left no NUL. */
-static const char *read_name(md3_parser *p, const uint8_t *field, size_t field_size) {
+/* A fixed-size name field copied into `out` (field_size + 1 bytes): up to
+ * the first NUL, or the whole field (counted, for one warning) when the
+ * writer left no NUL. */
+static const char *copy_name(md3_parser *p, const uint8_t *field, size_t field_size, char *out) {
     const uint8_t *nul = memchr(field, 0, field_size);
     size_t n = nul ? (size_t)(nul - field) : field_size;
     if (!nul) p->unterminated_names++;
-    return iqi_strdup_n(p->ctx, (const char *)field, n);
+    memcpy(out, field, n);
+    out[n] = 0;
+    return out;
+}
+
+static const char *read_name(md3_parser *p, const uint8_t *field, size_t field_size) {
+    char *out = iqi_alloc(p->ctx, field_size + 1, 1, "name");
+    return out ? copy_name(p, field, field_size, out) : NULL;
 }
 
 /* A signed count field; negative counts are rejected. */
@@ -160,7 +168,8 @@ static int read_frames(md3_parser *p) {
     m->frame_count = p->frames;
     m->frame_bounds = iqi_alloc(ctx, p->frames, sizeof(iq_bounds), "frame bounds");
     m->frame_info = iqi_alloc(ctx, p->frames, sizeof(iq_frame_info), "frame info");
-    if (!m->frame_bounds || !m->frame_info) return 0;
+    char *names = iqi_alloc(ctx, p->frames, MD3_FRAME_NAME_SIZE + 1, "frame names"); /* one block, not one per frame */
+    if (!m->frame_bounds || !m->frame_info || !names) return 0;
     uint32_t inverted = 0;
     for (uint32_t f = 0; f < p->frames; f++, at += MD3_FRAME_SIZE) {
         const uint8_t *r = p->d + at;
@@ -172,7 +181,7 @@ static int read_frames(md3_parser *p) {
         memcpy(m->frame_info[f].local_origin, v + 6, sizeof m->frame_info[f].local_origin);
         b->radius = v[9];
         if (v[0] > v[3] || v[1] > v[4] || v[2] > v[5]) inverted++;
-        if (!(m->frame_info[f].name = read_name(p, r + 40, MD3_FRAME_NAME_SIZE))) return 0;
+        m->frame_info[f].name = copy_name(p, r + 40, MD3_FRAME_NAME_SIZE, names + (size_t)f * (MD3_FRAME_NAME_SIZE + 1));
     }
     if (inverted) iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u frame(s) have a bounding box with min > max", inverted);
     return 1;
@@ -192,15 +201,16 @@ static int read_tags(md3_parser *p) {
         return iqi_fail(ctx, IQ_ERROR_LIMIT, H_NUM_TAGS, "%u tags; the limit is %u", p->tags, ctx->limits.max_joints);
     uint32_t nt = p->tags;
     m->tag_names = iqi_alloc(ctx, nt, sizeof(char *), "tag names");
+    char *names = iqi_alloc(ctx, nt, MD3_NAME_SIZE + 1, "tag name text");
     m->tag_transforms = iqi_alloc(ctx, (uint64_t)p->frames * nt, 12 * sizeof(float), "tag transforms");
-    if (!m->tag_names || !m->tag_transforms) return 0;
+    if (!m->tag_names || !names || !m->tag_transforms) return 0;
     m->tag_count = nt;
     uint32_t renamed = 0, skewed = 0, duplicates = 0;
     for (uint32_t f = 0; f < p->frames; f++) {
         for (uint32_t t = 0; t < nt; t++, at += MD3_TAG_SIZE) {
             const uint8_t *r = p->d + at;
             if (f == 0) {
-                if (!(m->tag_names[t] = read_name(p, r, MD3_NAME_SIZE))) return 0;
+                m->tag_names[t] = copy_name(p, r, MD3_NAME_SIZE, names + (size_t)t * (MD3_NAME_SIZE + 1));
                 for (uint32_t u = 0; u < t; u++)
                     if (strcmp(m->tag_names[u], m->tag_names[t]) == 0) { duplicates++; break; }
             } else if (strncmp((const char *)r, m->tag_names[t], MD3_NAME_SIZE) != 0) {

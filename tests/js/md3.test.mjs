@@ -313,6 +313,12 @@ test('tagMatrix does not disturb the last evaluate() results', () => {
   const m = iq.load(readFileSync(join(CORPUS, 'iqm/mrfixit/mrfixit.iqm')));
   const e = m.evaluate(12.5);
   const positions = e.positions.slice(), world = m.worldMatrices.slice(), skin = m.skinMatrices.slice();
+  // At the evaluated frame, a joint's tag matrix is the world matrix evaluate() computed.
+  m.joints.forEach((joint, j) => {
+    const w = world.subarray(12 * j, 12 * j + 12);
+    const columnMajor = [0, 1, 2, 3].flatMap((c) => [w[c], w[4 + c], w[8 + c], c === 3 ? 1 : 0]);
+    near(m.tagMatrix(joint.name, 12.5), columnMajor, 1e-5, `joint ${j}`);
+  });
   for (const joint of m.joints) m.tagMatrix(joint.name, 80.25);
   assert.deepEqual(e.positions, positions);
   assert.deepEqual(m.worldMatrices, world);
