@@ -136,28 +136,63 @@ static int read_header(iqi_ctx *ctx, tga_info *t) {
     return 1;
 }
 
+/* 24- and 32-bit true colour, BGR(A) to RGBA: the hot path of real textures. */
+static inline void bgr_to_rgba(const uint8_t *src, unsigned bpp, uint8_t *out) {
+    out[0] = src[2];
+    out[1] = src[1];
+    out[2] = src[0];
+    out[3] = bpp == 4 ? src[3] : 255;
+}
+
+/* Where the next pixel of the file goes: rows run from the file's origin,
+ * columns in its stored direction. */
+typedef struct pixel_cursor {
+    const tga_info *t;
+    uint8_t *rgba, *row;
+    uint32_t x, y;
+} pixel_cursor;
+
+static uint8_t *output_row(const pixel_cursor *c) {
+    uint32_t row = (c->t->descriptor & 0x20) ? c->y : c->t->height - 1 - c->y;
+    return c->rgba + (size_t)row * c->t->width * 4;
+}
+
+static inline void put_pixel(pixel_cursor *c, const uint8_t px[4]) {
+    uint32_t col = (c->t->descriptor & 0x10) ? c->t->width - 1 - c->x : c->x;
+    memcpy(c->row + 4 * (size_t)col, px, 4);
+    if (++c->x == c->t->width) {
+        c->x = 0;
+        if (++c->y < c->t->height) c->row = output_row(c);
+    }
+}
+
 static int decode(iqi_ctx *ctx, const tga_info *t, uint8_t *rgba) {
     unsigned bpp = (t->depth + 7) / 8;
     uint64_t count = (uint64_t)t->width * t->height;
-    int top_down = (t->descriptor & 0x20) != 0, right_to_left = (t->descriptor & 0x10) != 0;
     const uint8_t *src = t->pixels, *end = t->pixels + t->available;
-    uint64_t i = 0;
-    /* Pixel i of the file (in its own row order) lands in the output here. */
-#define PUT(pixel_value)                                                                                   \
-    do {                                                                                                   \
-        uint32_t row = (uint32_t)(i / t->width), col = (uint32_t)(i % t->width);                           \
-        if (!top_down) row = t->height - 1 - row;                                                          \
-        if (right_to_left) col = t->width - 1 - col;                                                       \
-        memcpy(rgba + 4 * ((size_t)row * t->width + col), (pixel_value), 4);                               \
-    } while (0)
+    pixel_cursor c = {t, rgba, NULL, 0, 0};
+    c.row = output_row(&c);
     uint8_t px[4];
-    if (t->type < 8) {
-        for (; i < count; i++, src += bpp) {
-            if (!read_pixel(t, src, px)) return bad_index(ctx, t, src);
-            PUT(px);
+    int true_colour_24_32 = (t->type & 7) == 2 && (t->depth == 24 || t->depth == 32);
+    if (t->type == 2 && true_colour_24_32) {
+        /* The common case (every uncompressed Quake 3 texture), row by row
+         * without the per-pixel dispatch: several times faster. */
+        int rtl = (t->descriptor & 0x10) != 0;
+        for (uint32_t y = 0; y < t->height; y++, c.y++) {
+            uint8_t *dst = output_row(&c);
+            for (uint32_t x = 0; x < t->width; x++, src += bpp)
+                bgr_to_rgba(src, bpp, dst + 4 * (size_t)(rtl ? t->width - 1 - x : x));
         }
         return 1;
     }
+    if (t->type < 8) {
+        for (uint64_t i = 0; i < count; i++, src += bpp) {
+            if (!read_pixel(t, src, px)) return bad_index(ctx, t, src);
+            put_pixel(&c, px);
+        }
+        return 1;
+    }
+    uint64_t i = 0;
     while (i < count) {
         if (src >= end)
             return iqi_fail(ctx, IQ_ERROR_TRUNCATED, src - ctx->data,
@@ -168,14 +203,22 @@ static int decode(iqi_ctx *ctx, const tga_info *t, uint8_t *rgba) {
         if ((uint64_t)(end - src) < need)
             return iqi_fail(ctx, IQ_ERROR_TRUNCATED, src - 1 - ctx->data,
                             "an RLE packet of %u pixels runs past the end of the file", n);
+        if (n > count - i) n = (unsigned)(count - i); /* pixels past the image are dropped */
         if (run && !read_pixel(t, src, px)) return bad_index(ctx, t, src);
-        for (unsigned k = 0; k < n; k++) {
-            if (!run && !read_pixel(t, src + (size_t)k * bpp, px)) return bad_index(ctx, t, src + (size_t)k * bpp);
-            if (i < count) { PUT(px); i++; }
+        if (!run && true_colour_24_32) {
+            for (unsigned k = 0; k < n; k++) {
+                bgr_to_rgba(src + (size_t)k * bpp, bpp, px);
+                put_pixel(&c, px);
+            }
+        } else {
+            for (unsigned k = 0; k < n; k++) {
+                if (!run && !read_pixel(t, src + (size_t)k * bpp, px)) return bad_index(ctx, t, src + (size_t)k * bpp);
+                put_pixel(&c, px);
+            }
         }
+        i += n;
         src += need;
     }
-#undef PUT
     return 1;
 }
 
