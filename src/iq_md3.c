@@ -54,6 +54,7 @@ typedef struct md3_surface {
     uint64_t at; /* file offset of the surface header */
     const uint8_t *p;
     uint32_t shaders, verts, triangles;
+    uint64_t shaders_at, triangles_at, st_at, xyz_at; /* file offsets, checked (0 for empty sections) */
     uint32_t first_vertex, first_triangle, first_shader;
 } md3_surface;
 
@@ -97,10 +98,12 @@ static int read_count(md3_parser *p, int64_t at, const char *what, uint32_t *out
 static int check_range(md3_parser *p, int64_t field, uint64_t base, const char *what, uint64_t count, uint64_t elem,
                        uint64_t *out) {
     int32_t ofs = iqi_i32(p->d + field);
+    *out = 0;
+    if (count == 0) return 1; /* never read: engines ignore the offset of an empty section */
     if (ofs < 0)
         return iqi_fail(p->ctx, IQ_ERROR_OUT_OF_RANGE, field, "%s: offset %d is negative", what, ofs);
     uint64_t start = base + (uint32_t)ofs;
-    if (count && !iqi_range_ok(p->size, start, count, elem))
+    if (!iqi_range_ok(p->size, start, count, elem))
         return iqi_fail(p->ctx, IQ_ERROR_OUT_OF_RANGE, field,
                         "%s: %llu x %llu bytes at offset %llu run past the end of the %zu-byte file", what,
                         (unsigned long long)count, (unsigned long long)elem, (unsigned long long)start, p->size);
@@ -284,12 +287,12 @@ static int walk_surfaces(md3_parser *p) {
         if (frames != p->frames)
             return iqi_fail(ctx, IQ_ERROR_BAD_ANIMATION, at + S_NUM_FRAMES,
                             "surface %u has %u frames, the header says %u", i, frames, p->frames);
-        uint64_t ignored;
-        if (!check_range(p, at + S_OFS_SHADERS, at, "surface shaders", s->shaders, MD3_SHADER_SIZE, &ignored) ||
-            !check_range(p, at + S_OFS_TRIANGLES, at, "surface triangles", s->triangles, MD3_TRIANGLE_SIZE, &ignored) ||
-            !check_range(p, at + S_OFS_ST, at, "surface texture coordinates", s->verts, MD3_ST_SIZE, &ignored) ||
+        if (!check_range(p, at + S_OFS_SHADERS, at, "surface shaders", s->shaders, MD3_SHADER_SIZE, &s->shaders_at) ||
+            !check_range(p, at + S_OFS_TRIANGLES, at, "surface triangles", s->triangles, MD3_TRIANGLE_SIZE,
+                         &s->triangles_at) ||
+            !check_range(p, at + S_OFS_ST, at, "surface texture coordinates", s->verts, MD3_ST_SIZE, &s->st_at) ||
             !check_range(p, at + S_OFS_XYZNORMAL, at, "surface vertices (all frames)", (uint64_t)s->verts * p->frames,
-                         MD3_VERTEX_SIZE, &ignored))
+                         MD3_VERTEX_SIZE, &s->xyz_at))
             return 0;
         if (s->verts > MD3_MAX_VERTS) big_verts++;
         if (s->triangles > MD3_MAX_TRIANGLES) big_tris++;
@@ -374,7 +377,7 @@ static int decode_surfaces(md3_parser *p) {
         mesh->triangle_count = s->triangles;
         mesh->material = "";
 
-        const uint8_t *sh = p->d + s->at + (uint32_t)iqi_i32(h + S_OFS_SHADERS);
+        const uint8_t *sh = p->d + s->shaders_at;
         for (uint32_t k = 0; k < s->shaders; k++, sh += MD3_SHADER_SIZE) {
             iq_shader *out = &m->shaders[s->first_shader + k];
             if (!(out->name = read_name(p, sh, MD3_NAME_SIZE))) return 0;
@@ -384,7 +387,7 @@ static int decode_surfaces(md3_parser *p) {
         if (s->shaders) mesh->material = m->shaders[s->first_shader].name;
 
         /* Triangles: clockwise front faces, as IQM; kept in file order. */
-        const uint8_t *tri = p->d + s->at + (uint32_t)iqi_i32(h + S_OFS_TRIANGLES);
+        const uint8_t *tri = p->d + s->triangles_at;
         uint32_t *idx = m->indices ? m->indices + 3 * (size_t)s->first_triangle : NULL;
         for (uint32_t t = 0; t < 3 * s->triangles; t++) {
             int32_t v = iqi_i32(tri + 4 * t);
@@ -395,13 +398,13 @@ static int decode_surfaces(md3_parser *p) {
             idx[t] = s->first_vertex + (uint32_t)v;
         }
 
-        const uint8_t *st = p->d + s->at + (uint32_t)iqi_i32(h + S_OFS_ST);
+        const uint8_t *st = p->d + s->st_at;
         for (uint32_t v = 0; v < s->verts; v++)
             if (!read_vec(p, st + MD3_ST_SIZE * (size_t)v, m->texcoords + 2 * ((size_t)s->first_vertex + v), 2,
                           "texture coordinate of surface vertex", v))
                 return 0;
 
-        const uint8_t *xyz = p->d + s->at + (uint32_t)iqi_i32(h + S_OFS_XYZNORMAL);
+        const uint8_t *xyz = p->d + s->xyz_at;
         for (uint32_t f = 0; f < frames; f++) {
             size_t base = (size_t)f * nv + s->first_vertex;
             for (uint32_t v = 0; v < s->verts; v++, xyz += MD3_VERTEX_SIZE) {

@@ -384,6 +384,9 @@ test('a tag-only file (no surfaces) loads: tags work, there is no geometry', () 
   assert.deepEqual(codes(m), []);
   assert.deepEqual(Array.from(m.tagMatrix('tag_flash', 0.5).subarray(12, 15)), [2, 0, 0]);
   assert.equal(m.evaluate(0.5).positions, null);
+  // The offset of an empty section is never read, as in Quake 3.
+  const stray = iq.load(patchI32(buildMD3({ frameCount: 2, tags }).bytes, HEADER.ofs_surfaces, -5));
+  assert.equal(stray.meshes.length, 0);
   const empty = iq.load(buildMD3({ frameCount: 1 }).bytes);
   assert.deepEqual(codes(empty), ['empty']);
 });
