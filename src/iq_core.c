@@ -294,10 +294,8 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     int ok = 0;
     switch (format) {
     case IQ_FORMAT_IQM: ok = iqi_parse_iqm(&ctx); break;
+    case IQ_FORMAT_IQE: ok = iqi_parse_iqe(&ctx); break;
     case IQ_FORMAT_MD3: ok = iqi_parse_md3(&ctx); break;
-    case IQ_FORMAT_IQE:
-        iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "this build does not read %s files", "IQE");
-        break;
     default:
         if (size < 4) iqi_fail(&ctx, IQ_ERROR_TRUNCATED, 0, "%zu bytes is too short to be a model file", size);
         else iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "no IQM, IQE or MD3 signature at the start of the file");

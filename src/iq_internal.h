@@ -82,6 +82,7 @@ int iqi_anim_prepare(iqi_ctx *ctx);
 
 /* Format parsers: fill ctx->model or fail. */
 int iqi_parse_iqm(iqi_ctx *ctx);
+int iqi_parse_iqe(iqi_ctx *ctx);
 int iqi_parse_md3(iqi_ctx *ctx);
 
 /* Morph (vertex) animation: fills skinned_positions/normals from

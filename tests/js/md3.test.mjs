@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { init } from '../../web/interquake.js';
 import { buildMD3, quadSurface, packNormal, patchI32, patchF32, HEADER, SURFACE } from './lib/md3-build.mjs';
 import { readMD3, referenceTagMatrix } from './lib/md3-read.mjs';
@@ -106,6 +107,49 @@ test('the corpus numbers documented elsewhere: sarge and the assimp samples', ()
   // upper.md3's tag_weapon axes have length sqrt(1.996): loaded, and reported.
   const upper = iq.load(readFileSync(join(SARGE, 'upper.md3')));
   assert.deepEqual(codes(upper), ['repaired']);
+});
+
+test('assimp (assimpjs), an independent MD3 loader, reads the same surfaces and frame-0 triangles', async () => {
+  const ajs = await createRequire(import.meta.url)('assimpjs')();
+  // assimp renumbers vertices, reorders surfaces and names none: compare geometry. A triangle
+  // is its corners on the 1/64 grid MD3 stores, rotated to start at the smallest (winding kept).
+  const triangleKeys = (positions, indices) => {
+    const keys = [];
+    for (let t = 0; t < indices.length; t += 3) {
+      const corners = [0, 1, 2].map((k) => [0, 1, 2].map((c) => Math.round(positions[3 * indices[t + k] + c] * 64)).join(','));
+      const first = corners.indexOf([...corners].sort()[0]);
+      keys.push([0, 1, 2].map((k) => corners[(first + k) % 3]).join(' '));
+    }
+    return keys.sort();
+  };
+  let compared = 0;
+  for (const file of md3Files(join(CORPUS, 'md3'))) {
+    const bytes = readFileSync(file);
+    const m = iq.load(bytes);
+    const fileList = new ajs.FileList();
+    let result;
+    try {
+      fileList.AddFile('model.md3', bytes);
+      result = ajs.ConvertFileList(fileList, 'assjson');
+      assert.ok(result.IsSuccess(), `${file}: assimp failed: ${result.GetErrorCode()}`);
+      const theirs = JSON.parse(new TextDecoder().decode(result.GetFile(0).GetContent())).meshes
+        // assimp turns Quake's clockwise front faces into its counter-clockwise ones: turn them back
+        .map((t) => ({ vertices: t.vertices.length / 3, keys: triangleKeys(t.vertices, t.faces.flatMap(([a, b, c]) => [a, c, b])) }));
+      assert.equal(theirs.length, m.meshes.length, file);
+      for (const mesh of m.meshes) {
+        const local = Array.from(m.indices.subarray(3 * mesh.firstTriangle, 3 * (mesh.firstTriangle + mesh.triangleCount)));
+        const ours = triangleKeys(m.positions, local);
+        const match = theirs.find((t) => t.vertices === mesh.vertexCount && t.keys.join('|') === ours.join('|'));
+        assert.ok(match, `${file}: assimp has no surface with the triangles of '${mesh.name}'`);
+        compared++;
+      }
+    } finally {
+      if (result) result.delete();
+      fileList.delete();
+      m.dispose();
+    }
+  }
+  assert.ok(compared >= 16, `${compared} surfaces compared`);
 });
 
 test('LOD siblings have surfaces that match by name', () => {
