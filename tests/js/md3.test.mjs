@@ -353,6 +353,21 @@ test('tagMatrix places IQM joints: their world matrices from the independent ref
   }
 });
 
+test('tagMatrix places IQE joints too: equal to the world matrices evaluate() computes', () => {
+  const m = iq.load(readFileSync(join(CORPUS, 'iqe/unvanquished/weapons/level1/vwep_view.iqe')), { name: 'vwep_view.iqe' });
+  assert.equal(m.format, 'iqe');
+  assert.deepEqual(m.tags, []);
+  assert.ok(m.joints.length > 0 && m.frameCount > 1);
+  const frame = Math.min(7.5, m.frameCount - 1);
+  m.evaluate(frame);
+  const world = m.worldMatrices.slice();
+  m.joints.forEach((joint, j) => {
+    if (m.joints.findIndex((x) => x.name === joint.name) !== j) return; // repeated names find the first
+    const w = world.subarray(12 * j, 12 * j + 12);
+    near(m.tagMatrix(joint.name, frame), [0, 1, 2, 3].flatMap((c) => [w[c], w[4 + c], w[8 + c], c === 3 ? 1 : 0]), 1e-4, `joint ${joint.name}`);
+  });
+});
+
 test('tagMatrix does not disturb the last evaluate() results', () => {
   const m = iq.load(readFileSync(join(CORPUS, 'iqm/mrfixit/mrfixit.iqm')));
   const e = m.evaluate(12.5);
