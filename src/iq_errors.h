@@ -25,6 +25,7 @@
     X(BAD_ANIMATION,    "bad_animation",    "poses, frames or animations do not fit together") \
     X(BAD_EXTENSION,    "bad_extension",    "the extension list is invalid") \
     X(SYNTAX,           "syntax",           "syntax error") \
+    X(UNSUPPORTED,      "unsupported",      "the request cannot be expressed in the target format") \
     X(SKELETON_MISMATCH, "skeleton_mismatch", "two skeletons that must match do not")
 
 /* Non-fatal oddities: the model loads, and the caller is told. */

@@ -6,7 +6,7 @@ export type Format = 'iqm' | 'iqe' | 'md3';
 export type ErrorCode =
   | 'invalid_argument' | 'out_of_memory' | 'limit' | 'unknown_format' | 'bad_magic' | 'bad_version'
   | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'
-  | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax'
+  | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax' | 'unsupported'
   | 'disposed' | 'wasm_unavailable' | 'wasm_mismatch' | 'skeleton_mismatch'
   | (string & {});
 

@@ -574,3 +574,9 @@ test('models free their memory on dispose', () => {
   assert.equal(iq.liveBytes, before);
   assert.throws(() => m.tagMatrix('tag_torso', 0), { code: 'disposed' });
 });
+
+test('writeIQM refuses vertex-animated models: IQM stores skeletal animation only', () => {
+  const model = iq.load(new Uint8Array(readFileSync(join(CORPUS, 'md3/openarena/models/players/sarge/upper.md3'))));
+  assert.throws(() => iq.writeIQM(model), (e) => e.code === 'unsupported' && /155 frames/.test(e.message));
+  model.dispose();
+});
