@@ -25,8 +25,8 @@
     X(BAD_ANIMATION,    "bad_animation",    "poses, frames or animations do not fit together") \
     X(BAD_EXTENSION,    "bad_extension",    "the extension list is invalid") \
     X(SYNTAX,           "syntax",           "syntax error") \
-    X(SKELETON_MISMATCH, "skeleton_mismatch", "two skeletons that must match do not") \
-    X(UNSUPPORTED,      "unsupported",      "a valid feature of the file that this library does not read")
+    X(UNSUPPORTED,      "unsupported",      "a valid feature this library does not read, or a request the target format cannot express") \
+    X(SKELETON_MISMATCH, "skeleton_mismatch", "two skeletons that must match do not")
 
 /* Non-fatal oddities: the model loads, and the caller is told. */
 #define IQ_WARNING_LIST(X) \
@@ -36,6 +36,9 @@
     X(IGNORED_DATA,       "ignored_data",       "data the format allows but this loader does not use was ignored") \
     X(REPAIRED,           "repaired",           "an inconsistency was repaired") \
     X(NO_BIND_POSE,       "no_bind_pose",       "animation-only data: joints have no names or bind pose") \
-    X(EMPTY,              "empty",              "an element is empty")
+    X(EMPTY,              "empty",              "an element is empty") \
+    X(OVER_LIMIT,         "over_limit",         "a count is over the format's written limit; loaded as engines load it") \
+    X(DUPLICATE_NAME,     "duplicate_name",     "two elements share a name; lookups by name find the first") \
+    X(NONSTANDARD,        "nonstandard",        "a value the spec rules out but engines accept; loaded anyway")
 
 #endif
