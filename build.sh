@@ -7,6 +7,7 @@
 #   ./build.sh test       setup + build + every test (what `npm test` runs)
 #   ./build.sh fuzz [S]   build the libFuzzer harnesses and run each for S seconds (default 60)
 #   ./build.sh size       print the gzip size of what a page downloads
+#   ./build.sh web        the WASM plus the viewer's demo model (web/demo/, from tools/make-demo.mjs)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -71,6 +72,14 @@ build_wasm() {
     -sMALLOC=emmalloc -sFILESYSTEM=0 -sTOTAL_STACK=1048576 -o "$out"
 }
 
+# The viewer's built-in demo model, regenerated when its generator (or the IQM writer it uses) changes.
+build_demo() {
+  if stale web/demo/critter.iqm tools/make-demo.mjs tests/js/lib/iqm-build.mjs; then
+    log "node tools/make-demo.mjs -> web/demo/"
+    node tools/make-demo.mjs >&2
+  fi
+}
+
 NATIVE_DIR=build/native
 SAN_FLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
@@ -125,6 +134,7 @@ run_fuzz() { # run_fuzz SECONDS
 run_tests() {
   ensure_test_tools
   build_wasm
+  build_demo
   build_native
   local failed=0 t
   log "native C tests (ASan + UBSan)"
@@ -143,15 +153,24 @@ size_report() {
   for f in web/interquake.wasm web/interquake.js "$@"; do
     [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   done
+  # What a page embedding <interquake-viewer> downloads: the element's modules, the JS API and the WASM.
+  local viewer=(web/interquake-viewer.js web/renderer.js web/viewer-*.js web/interquake.js web/interquake.wasm)
+  local raw=0 gz=0
+  for f in "${viewer[@]}"; do
+    [ -f "$f" ] || continue
+    raw=$((raw + $(wc -c < "$f"))); gz=$((gz + $(gzip -9c "$f" | wc -c)))
+  done
+  printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> total (${#viewer[@]} files)" "$raw" "$gz"
 }
 
 case "${1:-all}" in
-  all) build_wasm; build_native ;;
+  all) build_wasm; build_demo; build_native ;;
   wasm) build_wasm ;;
   native) build_native ;;
   setup) ensure_test_tools ;;
   test) run_tests ;;
   fuzz) run_fuzz "${2:-60}" ;;
   size) shift; size_report "$@" ;;
-  *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [seconds]|size]" >&2; exit 2 ;;
+  web) build_wasm; build_demo ;;
+  *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [seconds]|size|web]" >&2; exit 2 ;;
 esac

@@ -94,6 +94,7 @@ export class InterquakeViewerElement extends HTMLElement {
     this._autoRotateHold = 0;     // time of the last user interaction: auto-rotate waits after it
     this._frameHook = null;       // set by renderFrame(): a pinned frame for reproducible pictures
     this._ui = null;
+    this._drawCount = 0;          // pictures drawn (tests check that off-screen elements draw none)
   }
 
   // ---- lifecycle
@@ -707,6 +708,7 @@ export class InterquakeViewerElement extends HTMLElement {
       return;
     }
     this._pose();
+    this._drawCount++;
     const camera = this._cameraMatrices(r);
     const show = this.show;
     const overlays = this._overlays(show);
