@@ -166,6 +166,10 @@ typedef struct iq_model {
     iq_transform *local_poses; /* joint_count local poses of the last evaluate */
 
     void *internal;            /* owned memory; do not touch */
+
+    /* Animator outputs (iq_anim.c), allocated once at load like the buffers above. */
+    float *skin_matrices_4x4;  /* joint_count * 16: the skin matrices as column-major 4x4 */
+    struct iqi_animator *animator; /* the animator's private tables and scratch; do not touch */
 } iq_model;
 
 #define IQ_MAX_WARNINGS 32
@@ -194,6 +198,94 @@ void iq_compute_skin_matrices(iq_model *model, const iq_transform *locals, float
 
 /* Skins positions/normals/tangents with model->skin_matrices into model->skinned_*. */
 void iq_skin_vertices(iq_model *model);
+
+/* -- Playback in time (see docs/API-anim.md)
+ *
+ * An animation plays its frames first_frame .. first_frame+frame_count-1 at a
+ * framerate. Time is in seconds from the start of playback. */
+
+typedef enum iq_loop_mode {
+    IQ_LOOP_AUTO = 0,  /* IQ_LOOP_REPEAT when the animation has IQ_ANIMATION_LOOP, else IQ_LOOP_ONCE */
+    IQ_LOOP_REPEAT,    /* period frame_count / fps: the last frame blends back into the first (when the
+                        * last frame equals the first, as Blender exports loops, (frame_count-1) / fps) */
+    IQ_LOOP_ONCE,      /* (frame_count-1) / fps long, then holds the last frame */
+    IQ_LOOP_PINGPONG   /* forward then backward, period 2 * (frame_count-1) / fps */
+} iq_loop_mode;
+
+/* The framerate used when neither the caller nor the file gives one (IQM
+ * framerate 0): 24 fps, the rate of the IQM SDK's own demo model and of
+ * Blender's film preset that most IQM exports come from. */
+#define IQ_DEFAULT_FRAMERATE 24.0
+
+#define IQ_PLAY_STEPPED 1u  /* no interpolation: show whole frames only */
+/* Rotations: by default shortest-path nlerp between rotations up to 10 degrees
+ * apart (indistinguishable from slerp there, and faster) and slerp beyond. */
+#define IQ_PLAY_SLERP 2u    /* always slerp */
+#define IQ_PLAY_NLERP 4u    /* always nlerp (fastest; up to ~1 degree off for 90-degree steps) */
+
+/* An all-zero iq_play_opts means the defaults. */
+typedef struct iq_play_opts {
+    iq_loop_mode loop;
+    double framerate;  /* frames per second; 0 = the animation's own, or IQ_DEFAULT_FRAMERATE */
+    double speed;      /* time multiplier; negative plays backwards starting from the end; 0 = 1 */
+    uint32_t flags;    /* IQ_PLAY_* */
+} iq_play_opts;
+
+/* Where an animation is at a time: blend frame_a toward frame_b by `blend`. */
+typedef struct iq_playhead {
+    uint32_t frame_a, frame_b; /* global frame indices (first_frame + local) */
+    float blend;               /* 0..1; always 0 when stepped */
+    float position;            /* fractional frame within the animation, 0..frame_count */
+    double duration;           /* seconds of one pass (once) or one period (repeat, pingpong) at this speed */
+    int32_t loops;             /* completed periods (repeat, pingpong); negative before time 0; 0 for once */
+    uint32_t finished;         /* once: the end has been reached and is held (1), else 0 */
+    uint32_t frame_count;      /* frames of the animation; 0 means it is empty (bind pose) */
+} iq_playhead;
+
+/* Time to frames. Returns 0 or IQ_ERROR_INVALID_ARGUMENT (bad index, time not finite). */
+int iq_playhead_at(const iq_model *model, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out);
+
+/* The local poses (joint_count entries) of an animation at a time; head may be NULL. */
+int iq_sample_animation(const iq_model *model, uint32_t animation, double time, const iq_play_opts *opts,
+                        iq_transform *out, iq_playhead *head);
+
+/* out = a blended toward b by weight (0 = a, 1 = b): translate/scale linearly,
+ * rotation along the shorter arc as the IQ_PLAY_SLERP / IQ_PLAY_NLERP flags say. out may alias a. */
+void iq_blend_poses(iq_transform *out, const iq_transform *a, const iq_transform *b, uint32_t count, float weight,
+                    uint32_t flags);
+
+/* One animation, optionally crossfaded with a second one. */
+typedef struct iq_play {
+    uint32_t animation;
+    double time;
+    iq_play_opts opts;
+} iq_play;
+
+/* Poses the model: samples `play` (crossfaded toward `blend` by `weight` when
+ * blend is not NULL), then fills local_poses, world_matrices, skin_matrices and
+ * skin_matrices_4x4; with skin_vertices != 0 also the skinned_* arrays, exactly
+ * as iq_evaluate does. head (may be NULL) gets the playhead of `play`. */
+int iq_pose_model(iq_model *model, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
+                  iq_playhead *head);
+
+/* A joint's model-space matrix (column-major 4x4) at `play` (crossfaded as in
+ * iq_pose_model), without touching the model's buffers. play == NULL: the
+ * joint in the last pose. Returns 0 or IQ_ERROR_INVALID_ARGUMENT. */
+int iq_joint_matrix(const iq_model *model, uint32_t joint, const iq_play *play, const iq_play *blend, float weight,
+                    float out[16]);
+
+/* Index of the joint / animation with this name, or -1. */
+int32_t iq_find_joint(const iq_model *model, const char *name);
+int32_t iq_find_animation(const iq_model *model, const char *name);
+
+/* Appends the frames and animations of `source` (typically an animation-only
+ * file) to `model`. Joints are matched by name when both skeletons name every
+ * joint uniquely, else by order; the skeletons must have the same joint count
+ * and the same parents, or IQ_ERROR_SKELETON_MISMATCH. The source's
+ * animations get their first_frame shifted past the model's frames. Pointers
+ * into model (frame_poses, animations, frame_bounds) change; source is not
+ * modified. On error the model is unchanged. Returns 0 or an error code. */
+int iq_attach_animations(iq_model *model, const iq_model *source, iq_error *error);
 
 const char *iq_error_name(iq_error_code code);     /* the stable lowercase code */
 const char *iq_warning_name(iq_warning_code code);

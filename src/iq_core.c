@@ -71,11 +71,6 @@ int iqi_fail_at_line(iqi_ctx *ctx, iq_error_code code, uint32_t line, uint32_t c
 void iqi_warn(iqi_ctx *ctx, iq_warning_code code, const char *fmt, ...) {
     iq_model *m = ctx->model;
     if (m->warning_count < IQ_MAX_WARNINGS) {
-        if (!m->warnings) {
-            /* Warnings live outside the budget check's concerns: fixed, small. */
-            m->warnings = iqi_alloc(ctx, IQ_MAX_WARNINGS, sizeof(iq_warning), "warnings");
-            if (!m->warnings) return;
-        }
         iq_warning *w = &m->warnings[m->warning_count];
         va_list ap;
         w->code = code;
@@ -216,7 +211,7 @@ int iqi_finish_model(iqi_ctx *ctx) {
             memcpy(m->skinned_tangents, m->tangents, (size_t)m->vertex_count * 4 * sizeof(float));
         }
     }
-    return 1;
+    return iqi_anim_prepare(ctx);
 }
 
 // -- Entry points
@@ -287,6 +282,13 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     }
     model->internal = arena;
     ctx.model = model;
+    /* Allocated up front so that recording a warning can never fail. */
+    model->warnings = iqi_alloc(&ctx, IQ_MAX_WARNINGS, sizeof(iq_warning), "warnings");
+    if (!model->warnings) {
+        iqi_arena_free(arena);
+        free(arena);
+        return NULL;
+    }
 
     iq_format format = opts && opts->format ? opts->format : detect_format(ctx.data, size);
     int ok = 0;

@@ -24,7 +24,8 @@
     X(BAD_VALUE,        "bad_value",        "a number is not finite or not usable") \
     X(BAD_ANIMATION,    "bad_animation",    "poses, frames or animations do not fit together") \
     X(BAD_EXTENSION,    "bad_extension",    "the extension list is invalid") \
-    X(SYNTAX,           "syntax",           "syntax error")
+    X(SYNTAX,           "syntax",           "syntax error") \
+    X(SKELETON_MISMATCH, "skeleton_mismatch", "two skeletons that must match do not")
 
 /* Non-fatal oddities: the model loads, and the caller is told. */
 #define IQ_WARNING_LIST(X) \

@@ -76,6 +76,9 @@ static inline int iqi_finite(float f) { return f == f && f - f == 0.0f; }
  * evaluation buffers. Every parser calls it last. */
 int iqi_finish_model(iqi_ctx *ctx);
 void iqi_quat_normalize(float q[4]);
+/* The animator's load-time step (iq_anim.c): its scratch buffers and the
+ * influence sets CPU skinning uses. iqi_finish_model calls it last. */
+int iqi_anim_prepare(iqi_ctx *ctx);
 
 /* Format parsers: fill ctx->model or fail. */
 int iqi_parse_iqm(iqi_ctx *ctx);

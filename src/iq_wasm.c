@@ -61,6 +61,14 @@ static iq_model *lookup(uint32_t handle) {
     return slots[index].model;
 }
 
+static uint32_t fail(iq_error_code code, const char *message) {
+    memset(&last_error, 0, sizeof last_error);
+    last_error.code = code;
+    last_error.offset = -1;
+    strncpy(last_error.message, message, sizeof last_error.message - 1);
+    return 0;
+}
+
 IQ_EXPORT uint32_t iq_wasm_info_field_count(void) { return INFO_COUNT; }
 
 IQ_EXPORT void *iq_wasm_alloc(uint32_t size) { return malloc(size ? size : 1); }
@@ -79,22 +87,14 @@ IQ_EXPORT uint32_t iq_wasm_load(const void *data, uint32_t size, uint32_t format
     if (index == slot_count) {
         if (slot_count == MAX_SLOTS) {
             iq_free(m);
-            memset(&last_error, 0, sizeof last_error);
-            last_error.code = IQ_ERROR_LIMIT;
-            last_error.offset = -1;
-            strcpy(last_error.message, "65535 models are open; dispose some first");
-            return 0;
+            return fail(IQ_ERROR_LIMIT, "65535 models are open; dispose some first");
         }
         uint32_t grown = slot_count ? slot_count * 2 : 16;
         if (grown > MAX_SLOTS) grown = MAX_SLOTS;
         slot *s = realloc(slots, grown * sizeof *s);
         if (!s) {
             iq_free(m);
-            memset(&last_error, 0, sizeof last_error);
-            last_error.code = IQ_ERROR_OUT_OF_MEMORY;
-            last_error.offset = -1;
-            strcpy(last_error.message, "out of memory for the model table");
-            return 0;
+            return fail(IQ_ERROR_OUT_OF_MEMORY, "out of memory for the model table");
         }
         memset(s + slot_count, 0, (grown - slot_count) * sizeof *s);
         slots = s;
@@ -182,4 +182,93 @@ IQ_EXPORT double iq_wasm_live_bytes(void) {
     for (uint32_t i = 0; i < slot_count; i++)
         if (slots[i].model) total += (double)((iqi_arena *)slots[i].model->internal)->used;
     return total;
+}
+
+// -- Animator (issue 3): playback in time, crossfades, joint queries, attaching animations
+
+/* Results JS reads after a call: the playhead of the last iq_wasm_pose /
+ * iq_wasm_playhead and the matrix of the last iq_wasm_joint_matrix. */
+static iq_playhead anim_head;
+static float anim_matrix[16];
+
+#if defined(__wasm32__)
+_Static_assert(sizeof(iq_playhead) == 40 && offsetof(iq_playhead, duration) == 16 && offsetof(iq_playhead, loops) == 24,
+               "JS reads iq_playhead as u32 a, u32 b, f32 blend, f32 position, f64 duration, i32 loops, u32 finished, u32 frames");
+#endif
+
+/* Heap addresses JS reads the animator's results from: [playhead, joint matrix]. */
+IQ_EXPORT void iq_wasm_anim_scratch(uint32_t *out) {
+    out[0] = (uint32_t)(uintptr_t)&anim_head;
+    out[1] = (uint32_t)(uintptr_t)anim_matrix;
+}
+
+/* Heap address of the column-major 4x4 skin matrices (0 without joints). */
+IQ_EXPORT uint32_t iq_wasm_skin_matrices_4x4(uint32_t handle) {
+    iq_model *m = lookup(handle);
+    return m ? (uint32_t)(uintptr_t)m->skin_matrices_4x4 : 0;
+}
+
+static iq_play make_play(uint32_t animation, double time, uint32_t loop, double framerate, double speed, uint32_t flags) {
+    iq_play p;
+    memset(&p, 0, sizeof p);
+    p.animation = animation;
+    p.time = time;
+    p.opts.loop = (iq_loop_mode)loop;
+    p.opts.framerate = framerate;
+    p.opts.speed = speed;
+    p.opts.flags = flags;
+    return p;
+}
+
+IQ_EXPORT uint32_t iq_wasm_playhead(uint32_t handle, uint32_t animation, double time, uint32_t loop, double framerate,
+                                    double speed, uint32_t flags) {
+    iq_model *m = lookup(handle);
+    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+    iq_play p = make_play(animation, time, loop, framerate, speed, flags);
+    return (uint32_t)iq_playhead_at(m, animation, time, &p.opts, &anim_head);
+}
+
+/* Poses the model at an animation and time, crossfaded toward a second one
+ * when animation2 >= 0; skins the vertices when skin != 0. */
+IQ_EXPORT uint32_t iq_wasm_pose(uint32_t handle, uint32_t animation, double time, uint32_t loop, double framerate,
+                                double speed, uint32_t flags, int32_t animation2, double time2, uint32_t loop2,
+                                double framerate2, double speed2, uint32_t flags2, float weight, uint32_t skin) {
+    iq_model *m = lookup(handle);
+    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+    iq_play a = make_play(animation, time, loop, framerate, speed, flags);
+    iq_play b = make_play((uint32_t)animation2, time2, loop2, framerate2, speed2, flags2);
+    return (uint32_t)iq_pose_model(m, &a, animation2 >= 0 ? &b : NULL, weight, skin != 0, &anim_head);
+}
+
+/* A joint's column-major model-space matrix into the scratch matrix; with
+ * animation < 0, the joint in the last pose. */
+IQ_EXPORT uint32_t iq_wasm_joint_matrix(uint32_t handle, uint32_t joint, int32_t animation, double time, uint32_t loop,
+                                        double framerate, double speed, uint32_t flags, int32_t animation2, double time2,
+                                        uint32_t loop2, double framerate2, double speed2, uint32_t flags2, float weight) {
+    iq_model *m = lookup(handle);
+    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+    iq_play a = make_play((uint32_t)animation, time, loop, framerate, speed, flags);
+    iq_play b = make_play((uint32_t)animation2, time2, loop2, framerate2, speed2, flags2);
+    return (uint32_t)iq_joint_matrix(m, joint, animation >= 0 ? &a : NULL, animation2 >= 0 ? &b : NULL, weight,
+                                     anim_matrix);
+}
+
+/* Appends the animations of `source` to `handle`'s model; on failure the
+ * error is kept for the iq_wasm_error_* calls. */
+IQ_EXPORT uint32_t iq_wasm_attach_animations(uint32_t handle, uint32_t source) {
+    iq_model *m = lookup(handle), *src = lookup(source);
+    if (!m || !src) {
+        fail(IQ_ERROR_INVALID_ARGUMENT, "the model or the animation source is not a live model");
+        return IQ_ERROR_INVALID_ARGUMENT;
+    }
+    return (uint32_t)iq_attach_animations(m, src, &last_error);
+}
+
+/* CPU skinning alone with the current skin matrices (for the benchmark and
+ * for callers who pose once and skin later). */
+IQ_EXPORT uint32_t iq_wasm_skin(uint32_t handle) {
+    iq_model *m = lookup(handle);
+    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+    iq_skin_vertices(m);
+    return 0;
 }

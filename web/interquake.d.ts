@@ -7,7 +7,7 @@ export type ErrorCode =
   | 'invalid_argument' | 'out_of_memory' | 'limit' | 'unknown_format' | 'bad_magic' | 'bad_version'
   | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'
   | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax'
-  | 'disposed' | 'wasm_unavailable' | 'wasm_mismatch'
+  | 'disposed' | 'wasm_unavailable' | 'wasm_mismatch' | 'skeleton_mismatch'
   | (string & {});
 
 export class InterquakeError extends Error {
@@ -161,4 +161,92 @@ export interface Model {
   evaluate(frame?: number): Evaluated;
   /** Frees the WASM memory; idempotent. Any other use afterwards throws 'disposed'. */
   dispose(): void;
+
+  // -- Animator (docs/API-anim.md)
+
+  /** Index of the animation with this name, or -1. */
+  findAnimation(name: string): number;
+  /** Index of the joint with this name, or -1. */
+  findJoint(name: string): number;
+  /** Where an animation is at `time` seconds: frames to blend, blend factor, loops, finished. Poses nothing. */
+  frameAt(animation: number | string, time: number, options?: PlayOptions): Playhead;
+  /** Poses the skeleton for GPU skinning (no CPU skinning); fills skinMatrices, skinMatrices4x4, worldMatrices. */
+  pose(animation: number | string, time: number, options?: PoseOptions): PoseResult;
+  /** pose() plus CPU skinning through the same path as evaluate(). */
+  sample(animation: number | string, time: number, options?: PoseOptions): SampleResult;
+  /** Column-major 4x4 skin matrix per joint (16 floats each) of the last evaluate / pose / sample. */
+  readonly skinMatrices4x4: Float32Array | null;
+  /**
+   * A joint's model-space matrix, column-major 4x4 (a new array). With an animation: at that time, without
+   * changing the model's pose; without one: in the last evaluate / pose / sample.
+   */
+  jointMatrix(joint: number | string, animation?: number | string, time?: number, options?: PlayOptions & { crossfade?: Crossfade }): Float32Array;
+  /**
+   * Appends the frames and animations of `source` (for example an animation-only IQM) to this model. Joints match
+   * by name, or by order when names are missing or repeated. Throws 'skeleton_mismatch' when the skeletons differ
+   * (joint count, parents, names); the model is then unchanged. Returns the added animations.
+   */
+  attachAnimations(source: Model): Animation[];
 }
+
+export type LoopMode = 'repeat' | 'once' | 'pingpong';
+
+export interface PlayOptions {
+  /** Default: 'repeat' when the animation's loop flag is set, else 'once'. */
+  loop?: LoopMode;
+  /** Frames per second; 0 or absent: the animation's own, or DEFAULT_FRAMERATE (24) when the file says 0. */
+  framerate?: number;
+  /** Time multiplier (default 1). Negative plays backwards, starting from the end; 0 freezes at the start. */
+  speed?: number;
+  /** false: stepped playback, whole frames only (default true). */
+  interpolate?: boolean;
+  /** 'auto' (default): nlerp for steps up to 10 degrees, slerp beyond; or always 'slerp' / 'nlerp'. */
+  rotation?: 'auto' | 'slerp' | 'nlerp';
+}
+
+/** A second animation blended in: pose = (1 - weight) * main + weight * this. */
+export interface Crossfade extends PlayOptions {
+  animation: number | string;
+  /** Seconds into the second animation (default 0). */
+  time?: number;
+  /** 0..1 (values outside are clamped). */
+  weight: number;
+}
+
+export interface PoseOptions extends PlayOptions {
+  crossfade?: Crossfade;
+  /** Layout of the returned skinMatrices: '3x4' row-major (default) or '4x4' column-major. */
+  layout?: '3x4' | '4x4';
+}
+
+export interface Playhead {
+  /** Index of the animation. */
+  animation: number;
+  /** Global frames to blend (firstFrame + local frame). */
+  frameA: number;
+  frameB: number;
+  /** 0 = frameA, 1 = frameB; 0 when stepped. */
+  blend: number;
+  /** Fractional frame within the animation. */
+  position: number;
+  /** Seconds of one pass (once) or one period (repeat, pingpong) at this speed. */
+  duration: number;
+  /** Completed periods (repeat, pingpong); negative before time 0; 0 for once. A change means a 'loop' event. */
+  loops: number;
+  /** once: the end is reached and held. Goes true exactly when time >= duration. */
+  finished: boolean;
+  /** Frames in the animation; 0: an empty animation (bind pose). */
+  frameCount: number;
+}
+
+export interface PoseResult extends Playhead {
+  /** Model-owned view of the skin matrices in the requested layout. */
+  skinMatrices: Float32Array | null;
+  /** Model-owned view of the row-major 3x4 model-space joint matrices. */
+  worldMatrices: Float32Array | null;
+}
+
+export interface SampleResult extends PoseResult, Evaluated {}
+
+/** Frames per second used when the file's framerate is 0 and no framerate option is given. */
+export const DEFAULT_FRAMERATE: 24;

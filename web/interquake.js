@@ -142,6 +142,18 @@ class Interquake {
     return new InterquakeError(code, `${prefix}${code}${where}: ${detail}`, { offset, line, column, file });
   }
 
+  // Heap addresses of the animator's result slots (playhead, joint matrix), fetched once.
+  _animScratch() {
+    if (!this._anim) {
+      const at = this._exports.iq_wasm_alloc(8);
+      this._exports.iq_wasm_anim_scratch(at);
+      const words = new Uint32Array(this._heap, at, 2);
+      this._anim = { head: words[0], matrix: words[1] };
+      this._exports.iq_wasm_free(at);
+    }
+    return this._anim;
+  }
+
   /** Bytes held by live models in the WASM heap (for leak checks). */
   get liveBytes() {
     return this._exports.iq_wasm_live_bytes();
@@ -250,7 +262,8 @@ class Model {
       this._viewBuffer = buffer;
     }
     let view = this._views.get(key);
-    if (!view) {
+    // Pointers and lengths can change (attachAnimations moves frames): rebuild only what moved.
+    if (!view || view.byteOffset !== ptr || view.length !== length) {
       view = new Type(buffer, ptr, length);
       this._views.set(key, view);
     }
@@ -312,6 +325,200 @@ class Model {
     };
   }
 
+  // -- Animator: playback in time, crossfades, GPU/CPU skinning, joint queries (docs/API-anim.md)
+
+  /** Index of the animation with this name, or -1. */
+  findAnimation(name) {
+    this._check();
+    return this.animations.findIndex((a) => a.name === name);
+  }
+
+  /** Index of the joint with this name, or -1. */
+  findJoint(name) {
+    this._check();
+    return this.joints.findIndex((j) => j.name === name);
+  }
+
+  /**
+   * Where `animation` (index or name) is at `time` seconds: the two global frames to blend, the blend
+   * factor, and what a viewer needs for events (`loops` completed, `finished`). Poses nothing.
+   */
+  frameAt(animation, time, options = {}) {
+    this._check();
+    const index = this._animationIndex(animation);
+    const a = playArgs(time, options, 'frameAt');
+    const code = this._lib._exports.iq_wasm_playhead(this._handle, index, a.time, a.loop, a.framerate, a.speed, a.flags);
+    if (code) throw this._animError(code, 'frameAt', animation, time);
+    return this._readPlayhead(index);
+  }
+
+  /**
+   * Poses the skeleton at `animation` and `time` (optionally crossfaded, see options.crossfade) for GPU
+   * skinning: fills skinMatrices / skinMatrices4x4 / worldMatrices and returns the playhead plus views of
+   * the skin matrices in options.layout ('3x4' row-major, default, or '4x4' column-major) and world matrices.
+   */
+  pose(animation, time, options = {}) {
+    return this._pose(animation, time, options, false, 'pose');
+  }
+
+  /** As pose(), then skins the mesh on the CPU (the same path as evaluate()): adds positions, normals, tangents. */
+  sample(animation, time, options = {}) {
+    return this._pose(animation, time, options, true, 'sample');
+  }
+
+  /** Per joint, the column-major 4x4 skin matrix of the last pose (16 floats each, for uniformMatrix4fv). */
+  get skinMatrices4x4() {
+    this._check();
+    if (this._p.skinMatrices4x4 === undefined) {
+      this._p.skinMatrices4x4 = this._lib._exports.iq_wasm_skin_matrices_4x4(this._handle);
+    }
+    return this._view('skinMatrices4x4', Float32Array, this._p.skinMatrices4x4, this.joints.length * 16);
+  }
+
+  /**
+   * A joint's (index or name) model-space matrix as a new column-major 4x4 Float32Array. With an animation,
+   * at that time (same options as pose(), crossfade included) without changing the model's pose;
+   * without one, in the last pose (evaluate / pose / sample).
+   */
+  jointMatrix(joint, animation, time = 0, options = {}) {
+    this._check();
+    const index = this._jointIndex(joint);
+    const e = this._lib._exports;
+    let code;
+    if (animation === undefined || animation === null) {
+      code = e.iq_wasm_joint_matrix(this._handle, index, -1, 0, 0, 0, 1, 0, -1, 0, 0, 0, 1, 0, 0);
+    } else {
+      const ai = this._animationIndex(animation);
+      const a = playArgs(time, options, 'jointMatrix');
+      const x = this._crossfadeArgs(options.crossfade);
+      code = e.iq_wasm_joint_matrix(this._handle, index, ai, a.time, a.loop, a.framerate, a.speed, a.flags,
+        x.index, x.time, x.loop, x.framerate, x.speed, x.flags, x.weight);
+    }
+    if (code) throw this._animError(code, 'jointMatrix', animation, time);
+    return new Float32Array(this._lib._heap, this._lib._animScratch().matrix, 16).slice();
+  }
+
+  /**
+   * Appends the animations of `source` (a loaded model, typically an animation-only IQM) to this model.
+   * Joints match by name, or by order when either side has unnamed or repeated names; skeletons that do not
+   * fit throw InterquakeError 'skeleton_mismatch'. Returns the added animations; `source` stays usable.
+   */
+  attachAnimations(source) {
+    this._check();
+    if (!(source instanceof Model) || source._lib !== this._lib) {
+      throw new InterquakeError('invalid_argument', 'attachAnimations() takes a model loaded by the same library');
+    }
+    source._check();
+    const before = this.animations.length;
+    const code = this._lib._exports.iq_wasm_attach_animations(this._handle, source._handle);
+    if (code) throw this._lib._lastError(this.name);
+    this._refresh();
+    return this.animations.slice(before);
+  }
+
+  // Frames, animations and bounds moved in the heap: read every pointer and record again.
+  _refresh() {
+    const lib = this._lib;
+    lib._exports.iq_wasm_model_info(this._handle, lib._info);
+    const words = new Uint32Array(lib._heap, lib._info, INFO_FIELDS.length);
+    const info = {};
+    INFO_FIELDS.forEach((field, i) => { info[field] = words[i]; });
+    this._p = info;
+    this.frameCount = info.frameCount;
+    this._readRecords();
+  }
+
+  _pose(animation, time, options, skin, what) {
+    this._check();
+    const index = this._animationIndex(animation);
+    const a = playArgs(time, options, what);
+    const x = this._crossfadeArgs(options.crossfade);
+    const layout = options.layout ?? '3x4';
+    if (layout !== '3x4' && layout !== '4x4') {
+      throw new InterquakeError('invalid_argument', `${what}(): layout must be '3x4' or '4x4', got '${layout}'`);
+    }
+    const code = this._lib._exports.iq_wasm_pose(this._handle, index, a.time, a.loop, a.framerate, a.speed, a.flags,
+      x.index, x.time, x.loop, x.framerate, x.speed, x.flags, x.weight, skin ? 1 : 0);
+    if (code) throw this._animError(code, what, animation, time);
+    const result = this._readPlayhead(index);
+    result.skinMatrices = layout === '4x4' ? this.skinMatrices4x4 : this.skinMatrices;
+    result.worldMatrices = this.worldMatrices;
+    if (skin) {
+      const p = this._p;
+      result.positions = this._view('skinnedPositions', Float32Array, p.skinnedPositions, this.vertexCount * 3);
+      result.normals = this._view('skinnedNormals', Float32Array, p.skinnedNormals, this.vertexCount * 3);
+      result.tangents = this._view('skinnedTangents', Float32Array, p.skinnedTangents, this.vertexCount * 4);
+    }
+    return result;
+  }
+
+  _crossfadeArgs(crossfade) {
+    if (crossfade === undefined || crossfade === null) {
+      return { index: -1, time: 0, loop: 0, framerate: 0, speed: 1, flags: 0, weight: 0 };
+    }
+    if (typeof crossfade !== 'object') {
+      throw new InterquakeError('invalid_argument', 'crossfade must be { animation, time, weight, ... }');
+    }
+    const { weight } = crossfade;
+    if (typeof weight !== 'number' || !Number.isFinite(weight)) {
+      throw new InterquakeError('invalid_argument', `crossfade.weight must be a finite number, got ${weight}`);
+    }
+    const a = playArgs(crossfade.time ?? 0, crossfade, 'crossfade');
+    return { index: this._animationIndex(crossfade.animation), ...a, weight };
+  }
+
+  _animationIndex(animation) {
+    if (typeof animation === 'string') {
+      const i = this.findAnimation(animation);
+      if (i < 0) {
+        const names = this.animations.map((a) => `'${a.name}'`).join(', ') || 'none';
+        throw new InterquakeError('invalid_argument', `no animation named '${animation}' (the model has ${names})`);
+      }
+      return i;
+    }
+    if (!Number.isInteger(animation) || animation < 0 || animation >= this.animations.length) {
+      throw new InterquakeError('invalid_argument',
+        `animation ${animation} is not an index below ${this.animations.length} or a name`);
+    }
+    return animation;
+  }
+
+  _jointIndex(joint) {
+    if (typeof joint === 'string') {
+      const i = this.findJoint(joint);
+      if (i < 0) throw new InterquakeError('invalid_argument', `no joint named '${joint}'`);
+      return i;
+    }
+    if (!Number.isInteger(joint) || joint < 0 || joint >= this.joints.length) {
+      throw new InterquakeError('invalid_argument', `joint ${joint} is not an index below ${this.joints.length} or a name`);
+    }
+    return joint;
+  }
+
+  _readPlayhead(index) {
+    const at = this._lib._animScratch().head;
+    const heap = this._lib._heap;
+    const u32 = new Uint32Array(heap, at, 10);
+    const f32 = new Float32Array(heap, at, 4);
+    const frameCount = u32[8];
+    return {
+      animation: index,
+      frameA: u32[0],
+      frameB: u32[1],
+      blend: f32[2],
+      position: f32[3],
+      duration: new Float64Array(heap, at + 16, 1)[0],
+      loops: new Int32Array(heap, at + 24, 1)[0],
+      finished: u32[7] !== 0,
+      frameCount,
+    };
+  }
+
+  _animError(code, what, animation, time) {
+    const name = this._lib._string(this._lib._exports.iq_wasm_error_name(code));
+    return new InterquakeError(name, `${what}(${JSON.stringify(animation)}, ${time}): invalid time or options`);
+  }
+
   /** Frees the WASM memory. Calling it twice is fine; anything else afterwards throws. */
   dispose() {
     if (this._disposed) return;
@@ -319,6 +526,39 @@ class Model {
     this._views.clear();
     this._lib._exports.iq_wasm_dispose(this._handle);
   }
+}
+
+/** Frames per second used when neither the options nor the file give a framerate (IQM framerate 0). */
+export const DEFAULT_FRAMERATE = 24;
+
+const LOOP_MODES = { repeat: 1, once: 2, pingpong: 3 };
+const PLAY_STEPPED = 1;
+const PLAY_SLERP = 2;
+const PLAY_NLERP = 4;
+
+// Validates the playback options shared by frameAt, pose, sample, jointMatrix and crossfade.
+function playArgs(time, options, what) {
+  if (typeof time !== 'number' || !Number.isFinite(time)) {
+    throw new InterquakeError('invalid_argument', `${what}(): time must be a finite number of seconds, got ${time}`);
+  }
+  const { loop, framerate = 0, speed = 1, interpolate = true, rotation = 'auto' } = options ?? {};
+  let loopMode = 0;
+  if (loop !== undefined) {
+    loopMode = LOOP_MODES[loop];
+    if (!loopMode) throw new InterquakeError('invalid_argument', `${what}(): loop must be 'repeat', 'once' or 'pingpong', got '${loop}'`);
+  }
+  if (typeof framerate !== 'number' || !(framerate >= 0) || !Number.isFinite(framerate)) {
+    throw new InterquakeError('invalid_argument', `${what}(): framerate must be a finite number >= 0, got ${framerate}`);
+  }
+  if (typeof speed !== 'number' || !Number.isFinite(speed)) {
+    throw new InterquakeError('invalid_argument', `${what}(): speed must be a finite number, got ${speed}`);
+  }
+  if (rotation !== 'auto' && rotation !== 'nlerp' && rotation !== 'slerp') {
+    throw new InterquakeError('invalid_argument', `${what}(): rotation must be 'auto', 'nlerp' or 'slerp', got '${rotation}'`);
+  }
+  const flags = (interpolate ? 0 : PLAY_STEPPED) | (rotation === 'slerp' ? PLAY_SLERP : 0) | (rotation === 'nlerp' ? PLAY_NLERP : 0);
+  // Speed 0 freezes playback at its start (the C side reads 0 as "default speed 1").
+  return { time: speed === 0 ? 0 : time, loop: loopMode, framerate, speed: speed === 0 ? 1 : speed, flags };
 }
 
 export { Interquake, Model };

@@ -82,6 +82,27 @@ static int check_evaluate(iq_model *m) {
          * outputs can only blow up on overflow; report but do not treat as fatal there. */
         if (m->skinned_positions && !iqt_all_finite(m->skinned_positions, (size_t)m->vertex_count * 3)) return bad;
     }
+    /* The animator on every animation (a few): playheads inside the animation,
+     * poses and joint queries succeed. */
+    if (m->joint_count && !m->skin_matrices_4x4) IQT_BAD("joints but no 4x4 skin matrices");
+    for (uint32_t a = 0; a < m->animation_count && a < 4; a++) {
+        const iq_animation *an = &m->animations[a];
+        for (int loop = IQ_LOOP_AUTO; loop <= IQ_LOOP_PINGPONG; loop++) {
+            iq_play play;
+            memset(&play, 0, sizeof play);
+            play.animation = a;
+            play.time = 0.37 * loop - 0.1;
+            play.opts.loop = (iq_loop_mode)loop;
+            play.opts.speed = loop == IQ_LOOP_PINGPONG ? -1.5 : 1;
+            iq_playhead h;
+            if (iq_pose_model(m, &play, loop == IQ_LOOP_ONCE ? &play : NULL, 0.5f, 1, &h) != 0) IQT_BAD("pose of animation %u failed", a);
+            else if (an->frame_count && (h.frame_a < an->first_frame || h.frame_a >= an->first_frame + an->frame_count ||
+                                         h.frame_b < an->first_frame || h.frame_b >= an->first_frame + an->frame_count))
+                IQT_BAD("animation %u: playhead frames %u, %u outside it", a, h.frame_a, h.frame_b);
+            float matrix[16];
+            if (m->joint_count && iq_joint_matrix(m, m->joint_count - 1, &play, NULL, 0, matrix) != 0) IQT_BAD("joint matrix");
+        }
+    }
     return bad;
 }
 #endif

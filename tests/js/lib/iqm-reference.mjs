@@ -194,9 +194,14 @@ export function sampleFrame(ref, frame) {
 
 /** Skinned positions and normals of every vertex at a fractional frame. */
 export function skin(ref, frame) {
+  return skinPose(ref, sampleFrame(ref, frame));
+}
+
+/** Skinned positions, normals and tangents (xyz + handedness w) of every vertex for local poses. */
+export function skinPose(ref, locals) {
   const { joints, arrays, header } = ref;
   const bindWorld = worldMatrices(joints, joints);
-  const world = worldMatrices(joints, sampleFrame(ref, frame));
+  const world = worldMatrices(joints, locals);
   const skinMats = world.map((w, j) => mul(w, invert(bindWorld[j])));
   const n = header.num_vertexes;
   const pos = arrays[0];
@@ -205,6 +210,8 @@ export function skin(ref, frame) {
   const bw = arrays[5];
   const positions = new Float64Array(n * 3);
   const normals = nrm ? new Float64Array(n * 3) : null;
+  const tan = arrays[3];
+  const tangents = tan ? new Float64Array(n * 4) : null;
   for (let v = 0; v < n; v++) {
     let m = new Array(16).fill(0);
     if (bi && bw && joints.length) {
@@ -229,6 +236,15 @@ export function skin(ref, frame) {
       const len = Math.hypot(...out) || 1;
       for (let r = 0; r < 3; r++) normals[3 * v + r] = out[r] / len;
     }
+    if (tangents) {
+      // Tangents follow the surface: the matrix itself; a mirroring matrix flips the handedness.
+      const t = [0, 1, 2, 3].map((k) => (k < tan.size ? tan.values[v * tan.size + k] : k === 3 ? 1 : 0));
+      const out = [0, 1, 2].map((r) => m[4 * r] * t[0] + m[4 * r + 1] * t[1] + m[4 * r + 2] * t[2]);
+      const len = Math.hypot(...out) || 1;
+      const det = m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) + m[2] * (m[4] * m[9] - m[5] * m[8]);
+      for (let r = 0; r < 3; r++) tangents[4 * v + r] = out[r] / len;
+      tangents[4 * v + 3] = det < 0 ? -t[3] : t[3];
+    }
   }
-  return { positions, normals };
+  return { positions, normals, tangents };
 }
