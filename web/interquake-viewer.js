@@ -968,26 +968,40 @@ export function geometryOf(model) {
   };
 }
 
-// The skin matrices (row-major 3x4 per joint) for a play head, crossfaded when the track fades.
-// Uses the animator (model.pose) when the library has it, else evaluate(frame).
+// The skin matrices (row-major 3x4 per joint) for a play head, through the animator (model.pose):
+// the track is the clock (the same for every format), the animator poses the frames it names.
+// A play head between the last and the first frame of a repeating animation, and a crossfade
+// from the previous animation, are both blends of two stepped poses.
 function poseSkin(model, frames, track, interpolate, previous) {
   const count = model.joints.length * 12;
   const out = previous && previous.length === count ? previous : new Float32Array(count);
-  const sampleInto = (f, target) => {
-    // evaluate() interpolates toward the next global frame; a wrap (last -> first) is drawn as a jump.
-    const at = f.b === f.a + 1 ? f.a + f.t : f.t < 0.5 ? f.a : f.b;
-    model.evaluate(at);
-    target.set(model.skinMatrices);
-  };
-  sampleInto(frames, out);
-  if (track.fade) {
-    const from = new Float32Array(count);
-    sampleInto(framesOf(track.fade.from.animation, track.fade.from.frame, interpolate), from);
-    const w = track.fadeWeight; // linear blend of the two poses' matrices: fine for a short fade
-    for (let i = 0; i < count; i++) out[i] = out[i] * (1 - w) + from[i] * w;
-    // Leave the model's world matrices at the current animation for the skeleton overlay.
-    sampleInto(frames, new Float32Array(count));
+  const animation = track.animation;
+  if (animation.index < 0 || typeof model.pose !== 'function') {
+    model.evaluate(frames.b === frames.a + 1 ? frames.a + frames.t : frames.a);
+    out.set(model.skinMatrices);
+    return out;
   }
+  const fps = animation.framerate;
+  const local = (f) => (f - animation.firstFrame) / fps;
+  const held = { loop: 'once', framerate: fps, interpolate: false };
+  let options;
+  let time;
+  if (track.fade) {
+    const from = track.fade.from;
+    time = frames.b === frames.a + 1 ? local(frames.a + frames.t) : local(frames.a);
+    options = {
+      loop: 'once', framerate: fps, interpolate,
+      crossfade: { animation: from.animation.index, time: from.frame / from.animation.framerate, loop: 'once',
+        framerate: from.animation.framerate, interpolate: false, weight: track.fadeWeight },
+    };
+  } else if (frames.t > 0 && frames.b !== frames.a + 1) {
+    time = local(frames.a);
+    options = { ...held, crossfade: { animation: animation.index, time: local(frames.b), ...held, weight: frames.t } };
+  } else {
+    time = local(frames.a + frames.t);
+    options = { loop: 'once', framerate: fps, interpolate };
+  }
+  out.set(model.pose(animation.index, time, options).skinMatrices);
   return out;
 }
 

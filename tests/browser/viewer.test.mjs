@@ -12,7 +12,7 @@ after(async () => { await browser?.close(); });
 const DEMO = 'demo/critter.iqm';
 const MRFIXIT = 'corpus/iqm/mrfixit/mrfixit.iqm';
 
-test('the viewer page shows the built-in demo at once, and its animation moves it', async () => {
+test('the viewer page shows the built-in demo at once, and its animation moves it', { timeout: 120000 }, async () => {
   const page = await browser.newPage();
   await page.goto(`${browser.base}index.html`);
   await waitLoaded(page, '#viewer');
@@ -46,7 +46,7 @@ test('the viewer page shows the built-in demo at once, and its animation moves i
   await page.close();
 });
 
-test('an IQM from the corpus (mrfixit) is drawn, skinned on the GPU, and animates', async () => {
+test('an IQM from the corpus (mrfixit) is drawn, skinned on the GPU, and animates', { timeout: 120000 }, async () => {
   const page = await elementPage(browser, 'iq-mrfixit.html',
     `<interquake-viewer src="${MRFIXIT}" style="width:320px;height:320px"></interquake-viewer>`);
   await waitLoaded(page);
@@ -75,7 +75,7 @@ test('an IQM from the corpus (mrfixit) is drawn, skinned on the GPU, and animate
   await page.close();
 });
 
-test('bad input gives a readable error in the element and an error event, never a blank page', async () => {
+test('bad input gives a readable error in the element and an error event, never a blank page', { timeout: 120000 }, async () => {
   const page = await elementPage(browser, 'iq-errors.html', '<interquake-viewer style="width:200px;height:200px"></interquake-viewer>');
   const results = await page.evaluate(async () => {
     const v = document.querySelector('interquake-viewer');
@@ -113,7 +113,7 @@ test('bad input gives a readable error in the element and an error event, never 
   await page.close();
 });
 
-test('dropping files on the page loads them, with textures found among the dropped files', async () => {
+test('dropping files on the page loads them, with textures found among the dropped files', { timeout: 120000 }, async () => {
   const page = await browser.newPage();
   await page.goto(`${browser.base}index.html`);
   await waitLoaded(page, '#viewer');
@@ -138,7 +138,7 @@ test('dropping files on the page loads them, with textures found among the dropp
   await page.close();
 });
 
-test('finished fires exactly once, also for an element off screen, which draws nothing meanwhile', async () => {
+test('finished fires exactly once, also for an element off screen, which draws nothing meanwhile', { timeout: 120000 }, async () => {
   const attrs = `src="${DEMO}" animation-name="hop" loop="once" time-scale="4" style="width:160px;height:160px"`;
   const page = await elementPage(browser, 'iq-finished.html',
     `<interquake-viewer id="near" ${attrs}></interquake-viewer><div style="height:4000px"></div>
@@ -169,7 +169,7 @@ test('finished fires exactly once, also for an element off screen, which draws n
   await page.close();
 });
 
-test('many elements on one page each show their model', async () => {
+test('many elements on one page each show their model', { timeout: 120000 }, async () => {
   const animations = ['idle', 'walk', 'hop', 'look', 'walk', 'idle'];
   const page = await elementPage(browser, 'iq-many.html',
     animations.map((a, i) => `<interquake-viewer id="v${i}" src="${DEMO}" animation-name="${a}" frame="${i}"
@@ -190,7 +190,7 @@ test('many elements on one page each show their model', async () => {
   await page.close();
 });
 
-test('a lost WebGL context is survived: the element draws the same picture after the restore', async () => {
+test('a lost WebGL context is survived: the element draws the same picture after the restore', { timeout: 120000 }, async () => {
   const page = await elementPage(browser, 'iq-context.html',
     `<interquake-viewer src="${DEMO}" style="width:160px;height:160px"></interquake-viewer>`);
   await waitLoaded(page);
@@ -218,7 +218,7 @@ test('a lost WebGL context is survived: the element draws the same picture after
   await page.close();
 });
 
-test('events: play, timeupdate, loop, animation-change and pause', async () => {
+test('events: play, timeupdate, loop, animation-change and pause', { timeout: 120000 }, async () => {
   const page = await elementPage(browser, 'iq-events.html',
     `<interquake-viewer src="${DEMO}" animation-name="walk" time-scale="5" style="width:120px;height:120px"></interquake-viewer>`);
   await waitLoaded(page);
@@ -245,7 +245,7 @@ test('events: play, timeupdate, loop, animation-change and pause', async () => {
   await page.close();
 });
 
-test('embed.html takes the options as hash parameters and answers postMessage calls', async () => {
+test('embed.html takes the options as hash parameters and answers postMessage calls', { timeout: 120000 }, async () => {
   const page = await testPage(browser, 'iq-host.html', `<!doctype html><html><body>
     <iframe id="frame" src="embed.html#src=${DEMO}&animation=look&loop=once&bg=transparent" width="200" height="200"></iframe></body></html>`);
   const result = await page.evaluate(async () => {
