@@ -13,7 +13,7 @@ import { init } from './interquake.js';
 import { Renderer, placeholderImage, multiply, perspective, lookAt, transformPoint, IDENTITY } from './renderer.js';
 import { Track, LOOP_MODES, framesOf } from './viewer-playback.js';
 import {
-  FileSet, sniff, decodeImage, fetchBytes, toBytes, extensionOf, normalizePath, MODEL_EXTENSIONS,
+  FileSet, sniff, decodeImage, fetchBytes, extensionOf, normalizePath, rerootPlayerFiles, MODEL_EXTENSIONS,
 } from './viewer-assets.js';
 import { buildControls } from './viewer-ui.js';
 
@@ -21,7 +21,9 @@ export const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals',
 const DEFAULT_FRAMERATE = 24;   // IQM/IQE animations that give none (the IQM SDK's default)
 const MD3_FRAMERATE = 15;       // MD3 files without animation.cfg: a lively default
 const DEFAULT_CROSSFADE_MS = 300;
-const OFFSCREEN_TICK_MS = 250;  // off screen, the clock still runs (for loop/finished), drawing does not
+const OFFSCREEN_TICK_MS = 250;
+const PLAYER_DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what the game shows at rest
+const MAX_DROPPED_BYTES = 512 << 20; // a player assembled from dropped files is read into memory whole  // off screen, the clock still runs (for loop/finished), drawing does not
 const PLACEHOLDER = placeholderImage();
 const DEG = Math.PI / 180;
 const AUTO_ROTATE_DELAY_MS = 3000; // after the user moved the camera
@@ -159,7 +161,7 @@ export class InterquakeViewerElement extends HTMLElement {
 
   get src() { return this.getAttribute('src'); }
   set src(v) { setOrRemove(this, 'src', v); }
-  get skin() { return this.getAttribute('skin') || (this._content?.player ? 'default' : null); }
+  get skin() { return this._content?.player ? this._content.skin : this.getAttribute('skin'); }
   set skin(v) { setOrRemove(this, 'skin', v); }
   get lod() { return Number(this.getAttribute('lod')) || 0; }
   set lod(v) { setOrRemove(this, 'lod', v); }
@@ -445,12 +447,17 @@ export class InterquakeViewerElement extends HTMLElement {
     if (typeof iq.openArchive !== 'function') {
       throw new ViewerError('unsupported', `${path}: this build of interquake cannot open .pk3/.zip archives`, path);
     }
-    const archive = iq.openArchive(bytes, { name: path });
+    const archive = await iq.openArchive(bytes, { name: path });
     const entries = new Map();
-    for (const name of archive.list()) {
-      entries.set(normalizePath(name), { name, read: async () => archive.read(name) });
+    for (const name of archive.files) entries.set(normalizePath(name), { name, read: async () => archive.read(name) });
+    const files = new FileSet(entries);
+    if (archive.players?.length && typeof iq.loadPlayer === 'function') {
+      return { files, archive, main: null, player: archive.players[0].path };
     }
-    return this._pickMain(iq, new FileSet(entries));
+    const model = archive.models?.[0];
+    if (!model) throw new ViewerError('missing_main_file', `${path} holds no model (.iqm, .iqe, .md3) and no player`, path);
+    const modelBytes = archive.read(model);
+    return { files, main: { path: model, bytes: modelBytes, kind: sniff(modelBytes, model) } };
   }
 
   // Parses the model(s) and prepares everything drawing needs: geometry copies, textures, animations.
@@ -491,16 +498,176 @@ export class InterquakeViewerElement extends HTMLElement {
     }
   }
 
+  // A Quake 3 player: lower, upper and head MD3s placed by their tags every frame (iq.loadPlayer),
+  // legs and torso animated separately, textures from the chosen skin.
   async _buildPlayer(iq, input) {
     if (typeof iq.loadPlayer !== 'function') {
       throw new ViewerError('unsupported', 'this build of interquake cannot assemble Quake 3 players (lower/upper/head.md3)');
     }
-    throw new ViewerError('unsupported', 'Quake 3 players are not wired into the viewer yet');
+    // loadPlayer reads synchronously: give it the archive, or every dropped file's bytes.
+    let source = input.archive;
+    if (!source) {
+      source = new Map();
+      let total = 0;
+      // Skins name game paths (models/players/grism/red.tga): a folder dropped from below the game's
+      // root (players/sarge/..., or sarge/...) is re-rooted so those paths resolve.
+      const reroot = rerootPlayerFiles(input.player);
+      for (const [key, entry] of input.files.entries) {
+        const bytes = await entry.read();
+        total += bytes.length;
+        if (total > MAX_DROPPED_BYTES) throw new ViewerError('limit', `the dropped files exceed ${MAX_DROPPED_BYTES >> 20} MiB`);
+        source.set(reroot(key), bytes);
+      }
+      input = { ...input, player: reroot(input.player) };
+    }
+    const folder = input.player.replace(/\/$/, '');
+    const skin = this.getAttribute('skin') || 'default';
+    let player;
+    try {
+      player = iq.loadPlayer(source, { player: folder || undefined, skin, lod: this.lod });
+    } catch (err) {
+      if (err.code === 'invalid_argument' && /skin/.test(err.message)) player = iq.loadPlayer(source, { player: folder || undefined, lod: this.lod });
+      else throw err;
+    }
+    try {
+      const content = {
+        format: 'md3', name: folder.split('/').pop() || 'player', player, playerSource: source, playerFolder: folder,
+        models: [], parts: [], animations: [], skins: [...player.skins], lods: [...player.lods], tags: [],
+        missingFiles: [...player.missingFiles], warnings: [...player.warnings], skin: player.skin ?? skin,
+      };
+      for (const [name, part] of Object.entries(player.parts)) {
+        content.parts.push({
+          name: part.path ?? name, partName: name, model: part.model, geometry: geometryOf(part.model), textures: [],
+          matrix: IDENTITY, track: name === 'lower' ? 'legs' : name === 'upper' || name === 'weapon' ? 'torso' : 'none',
+          skin: null, morph: { a: 0, b: 0, t: 0 }, frames: { a: 0, b: 0, t: 0 },
+        });
+        for (const tag of part.model.tags ?? []) if (!content.tags.includes(tag)) content.tags.push(tag);
+      }
+      content.animations = player.animations.map((a) => ({
+        name: a.name, part: a.part, index: a.index ?? -1, firstFrame: a.firstFrame, frameCount: Math.max(a.frameCount, 1),
+        framerate: a.fps > 0 ? a.fps : MD3_FRAMERATE, loop: a.loop, playsOnce: !a.loop, reversed: Boolean(a.reversed),
+        model: null,
+      }));
+      await this._playerTextures(iq, content, player.surfaces, content.missingFiles, content.warnings);
+      content.bounds = this._playerBounds(content);
+      content.info = summarize(content);
+      return content;
+    } catch (err) {
+      player.dispose();
+      throw err;
+    }
   }
 
-  async _reloadPlayer() {}
+  // Textures of every player surface for the current skin (decoded once per path).
+  async _playerTextures(iq, content, surfaces, missingFiles, warnings) {
+    const decoded = new Map();
+    const image = (path) => {
+      if (!decoded.has(path)) {
+        decoded.set(path, (async () => {
+          const bytes = content.player.readFile(path);
+          if (!bytes) return PLACEHOLDER;
+          try { return await decodeImage(iq, bytes, path); } catch (err) {
+            warnings.push({ code: 'bad_texture', message: `${path}: ${err.message}`, file: path });
+            return PLACEHOLDER;
+          }
+        })());
+      }
+      return decoded.get(path);
+    };
+    for (const part of content.parts) {
+      const list = surfaces[part.partName] ?? [];
+      const old = part.textures;
+      part.textures = await Promise.all(part.model.meshes.map(async (mesh, i) => {
+        const surface = list.find((s) => s.mesh === i);
+        if (!surface?.texture) {
+          const name = surface?.shader || mesh.material;
+          if (name && !missingFiles.includes(name)) missingFiles.push(name);
+          return PLACEHOLDER;
+        }
+        return image(surface.texture);
+      }));
+      for (const texture of old) if (texture && texture !== PLACEHOLDER && !part.textures.includes(texture)) this._renderer?.release(texture);
+    }
+  }
 
-  async _applySkin() {}
+  // The assembled player's box at its first pose, for framing.
+  _playerBounds(content) {
+    this._posePlayer(content, null);
+    const min = [Infinity, Infinity, Infinity];
+    const max = [-Infinity, -Infinity, -Infinity];
+    for (const part of content.parts) {
+      const b = part.model.bounds;
+      if (!b) continue;
+      for (let i = 0; i < 8; i++) {
+        const p = transformPoint(part.matrix, [i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]]);
+        for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], p[k]); max[k] = Math.max(max[k], p[k]); }
+      }
+    }
+    return Number.isFinite(min[0]) ? { min, max } : { min: [-1, -1, -1], max: [1, 1, 1] };
+  }
+
+  // Places and morphs the player's parts for the legs and torso play heads.
+  _posePlayer(content, tracks) {
+    const interpolate = this.interpolate;
+    const frameFor = (part) => {
+      const track = tracks?.find((t) => t.part === part);
+      if (!track?.animation) return null;
+      const frames = track.frames(interpolate);
+      if (track.fade) {
+        // Quake 3 changes animation by lerping from the old frame into the new one.
+        const from = framesOf(track.fade.from.animation, track.fade.from.frame, false);
+        return { a: from.a, b: frames.a, t: 1 - track.fadeWeight };
+      }
+      return frames;
+    };
+    const legs = frameFor('legs');
+    const torso = frameFor('torso');
+    // pose() places each part by its parent's tag at a fractional frame; a blend across a loop seam
+    // or a crossfade is not a fractional frame, so the tag follows the nearer of the two frames.
+    const at = (f) => (!f ? undefined : f.b === f.a + 1 ? f.a + f.t : f.t < 0.5 ? f.a : f.b);
+    const state = {};
+    if (legs) state.legs = { frame: at(legs) };
+    if (torso) state.torso = { frame: at(torso) };
+    const pose = content.player.pose(state);
+    for (const part of content.parts) {
+      const placed = pose[part.partName];
+      if (placed?.matrix) part.matrix = placed.matrix;
+      const f = part.track === 'legs' ? legs : part.track === 'torso' && part.partName === 'upper' ? torso : null;
+      part.frames = f ?? { a: placed?.from ?? 0, b: placed?.to ?? 0, t: placed?.lerp ?? 0 };
+      part.morph = part.frames;
+    }
+  }
+
+  async _reloadPlayer() {
+    const c = this._content;
+    if (!c?.player) return;
+    const iq = await this._library();
+    const state = this._tracks.map((t) => ({ part: t.part, animation: t.animation?.name, time: t.time }));
+    const content = await this._buildPlayer(iq, { archive: c.playerSource, player: c.playerFolder, files: null });
+    this._setContent(content);
+    for (const s of state) {
+      const track = this._trackFor(s.part);
+      const animation = s.animation && this._findAnimation(s.animation, s.part);
+      if (track && animation) { track.start(animation, { loop: this._loopFor(animation) }); track.time = s.time; }
+    }
+    this._invalidate();
+  }
+
+  async _applySkin(name) {
+    const c = this._content;
+    if (!c?.player) return;
+    const iq = await this._library();
+    const resolved = c.player.resolveSkin(name);
+    const missing = [...resolved.missingFiles];
+    const warnings = [...c.player.warnings];
+    await this._playerTextures(iq, c, resolved.surfaces, missing, warnings);
+    c.skin = name;
+    c.missingFiles = missing;
+    c.warnings = warnings;
+    c.info = summarize(c);
+    this._invalidate();
+    this._ui?.update(true);
+  }
 
   // One texture per mesh: the mesh's material (IQM/IQE) or its first shader (MD3). Missing or
   // undecodable images become the placeholder and are reported.
@@ -531,8 +698,11 @@ export class InterquakeViewerElement extends HTMLElement {
     for (const track of this._tracks) {
       const wanted = track.part === 'legs' ? this.getAttribute('legs-animation')
         : track.part === 'torso' ? this.getAttribute('torso-animation') : this.getAttribute('animation-name');
+      const standard = PLAYER_DEFAULT_ANIMATIONS[track.part];
       const animation = (wanted && this._findAnimation(wanted, track.part))
-        || content.animations.find((a) => a.part === track.part || a.part === 'both' || track.part === 'both') || null;
+        || (standard && content.animations.find((a) => a.name === standard))
+        || content.animations.find((a) => a.part === track.part)
+        || content.animations.find((a) => a.part === 'both' || track.part === 'both') || null;
       if (animation) track.start(animation, { speed, loop: this._loopFor(animation) });
     }
     const frame = this.getAttribute('frame');
@@ -718,6 +888,10 @@ export class InterquakeViewerElement extends HTMLElement {
   // Poses every part for the tracks' current play heads.
   _pose() {
     const c = this._content;
+    if (c.player) {
+      this._posePlayer(c, this._tracks);
+      return;
+    }
     const interpolate = this.interpolate;
     for (const part of c.parts) {
       const track = this._trackFor(part.track) ?? this._mainTrack();
@@ -1106,11 +1280,12 @@ function disposeContent(content, renderer) {
     for (const texture of part.textures || []) if (texture && texture !== PLACEHOLDER) renderer?.release(texture);
   }
   for (const model of content.models) model.dispose();
+  content.player?.dispose();
 }
 
 /** The report the `load` event and the info panel show. */
 export function summarize(content) {
-  const models = content.models;
+  const models = content.parts.map((p) => p.model);
   const sum = (f) => models.reduce((s, m) => s + f(m), 0);
   return {
     format: content.format,

@@ -117,6 +117,22 @@ export class FileSet {
   }
 }
 
+/**
+ * A function mapping dropped paths to game paths, for a player found at `playerDir`:
+ * 'base/models/players/sarge/' strips 'base/'; 'players/sarge/' and 'sarge/' gain 'models/players/'
+ * in place of their parent; loose files ('' ) go to models/players/player/.
+ */
+export function rerootPlayerFiles(playerDir) {
+  const at = playerDir.lastIndexOf('models/players/');
+  if (at >= 0) {
+    const prefix = playerDir.slice(0, at);
+    return (key) => (key.startsWith(prefix) ? key.slice(prefix.length) : key);
+  }
+  if (!playerDir) return (key) => `models/players/player/${key}`;
+  const parent = playerDir.replace(/[^/]*\/$/, ''); // the folder that holds the player's folder
+  return (key) => (key.startsWith(parent) ? `models/players/${key.slice(parent.length)}` : key);
+}
+
 /** What kind of file these bytes are, by magic number first and then by name. */
 export function sniff(bytes, name = '') {
   const ascii = (at, n) => String.fromCharCode(...bytes.subarray(at, at + n));

@@ -125,7 +125,9 @@ export function framesOf(animation, frame, interpolate = true) {
   if (!interpolate) t = 0;
   whole = Math.min(Math.max(whole, 0), n - 1);
   const next = whole + 1 < n ? whole + 1 : 0; // the last frame of a repeating animation blends into the first
-  return { a: animation.firstFrame + whole, b: animation.firstFrame + next, t };
+  // Reversed animations (Quake 3's LEGS_BACKWALK) run from their last stored frame down.
+  const stored = (k) => animation.firstFrame + (animation.reversed ? n - 1 - k : k);
+  return { a: stored(whole), b: stored(next), t };
 }
 
 function mod(x, m) {

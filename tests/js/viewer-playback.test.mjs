@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Track, framesOf } from '../../web/viewer-playback.js';
-import { FileSet, normalizePath, sniff } from '../../web/viewer-assets.js';
+import { FileSet, normalizePath, rerootPlayerFiles, sniff } from '../../web/viewer-assets.js';
 
 // 10 frames at 10 fps, starting at global frame 100.
 const anim = { name: 'run', index: 0, firstFrame: 100, frameCount: 10, framerate: 10, loop: true };
@@ -113,4 +113,19 @@ test('sniff tells formats by their magic bytes before their names', () => {
   assert.equal(sniff(new Uint8Array([0x50, 0x4b, 3, 4, 0]), 'x.bin'), 'archive');
   assert.equal(sniff(magic('????'), 'player.PK3'), 'archive');
   assert.equal(sniff(magic('????'), 'notes.txt'), 'unknown');
+});
+
+test('a reversed animation (Quake 3 LEGS_BACKWALK) plays its stored frames from the last down', () => {
+  const back = { ...anim, reversed: true };
+  assert.deepEqual(framesOf(back, 0), { a: 109, b: 108, t: 0 });
+  assert.deepEqual(framesOf(back, 2.5), { a: 107, b: 106, t: 0.5 });
+  assert.deepEqual(framesOf(back, 9.5), { a: 100, b: 109, t: 0.5 }, 'the wrap blends back to the first played frame');
+});
+
+test('dropped player folders are re-rooted so skin paths (models/players/...) resolve', () => {
+  assert.equal(rerootPlayerFiles('base/models/players/sarge/')('base/models/players/grism/red.tga'), 'models/players/grism/red.tga');
+  assert.equal(rerootPlayerFiles('players/sarge/')('players/grism/red.tga'), 'models/players/grism/red.tga');
+  assert.equal(rerootPlayerFiles('sarge/')('grism/red.tga'), 'models/players/grism/red.tga');
+  assert.equal(rerootPlayerFiles('')('lower.md3'), 'models/players/player/lower.md3');
+  assert.equal(rerootPlayerFiles('models/players/sarge/')('models/players/sarge/head.md3'), 'models/players/sarge/head.md3');
 });
