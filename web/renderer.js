@@ -361,8 +361,17 @@ export class Renderer {
     return texture;
   }
 
+  /** Deletes every GL object this renderer made; the canvas can get a new Renderer afterwards. */
   dispose() {
-    this.gl.getExtension('WEBGL_lose_context')?.loseContext();
+    const gl = this.gl;
+    for (const object of [...this._geometries.keys(), ...this._textures.keys()]) this.release(object);
+    gl.deleteTexture(this._white);
+    gl.deleteTexture(this._skinTexture);
+    gl.deleteBuffer(this._lineBuffer);
+    gl.deleteVertexArray(this._lineVao);
+    gl.deleteProgram(this._mesh);
+    gl.deleteProgram(this._lines);
+    this.lost = true;
   }
 }
 
