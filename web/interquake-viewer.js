@@ -447,7 +447,7 @@ export class InterquakeViewerElement extends HTMLElement {
     if (typeof iq.openArchive !== 'function') {
       throw new ViewerError('unsupported', `${path}: this build of interquake cannot open .pk3/.zip archives`, path);
     }
-    const archive = await iq.openArchive(bytes, { name: path });
+    const archive = await iq.openArchive(bytes, { name: path, fflate: await this._inflater() });
     const entries = new Map();
     for (const name of archive.files) entries.set(normalizePath(name), { name, read: async () => archive.read(name) });
     const files = new FileSet(entries);
@@ -458,6 +458,23 @@ export class InterquakeViewerElement extends HTMLElement {
     if (!model) throw new ViewerError('missing_main_file', `${path} holds no model (.iqm, .iqe, .md3) and no player`, path);
     const modelBytes = archive.read(model);
     return { files, main: { path: model, bytes: modelBytes, kind: sniff(modelBytes, model) } };
+  }
+
+  // Archives are deflated: the library inflates with the fflate package. Found as a <script> global,
+  // through an import map or bundler ('fflate'), at the `fflate` attribute's URL, or next to this
+  // file as npm lays packages out (node_modules/interquake/web/ -> node_modules/fflate/) or as the
+  // dev server maps it (/node_modules/fflate/).
+  async _inflater() {
+    if (globalThis.fflate?.Inflate) return globalThis.fflate;
+    const candidates = ['fflate', this.getAttribute('fflate'), new URL('../../fflate/esm/browser.js', import.meta.url).href,
+      new URL('/node_modules/fflate/esm/browser.js', import.meta.url).href].filter(Boolean);
+    for (const specifier of candidates) {
+      try {
+        const module = await import(/* webpackIgnore: true */ specifier);
+        if (module?.Inflate) return module;
+      } catch { /* try the next place */ }
+    }
+    return undefined; // stored-only archives still open; deflated entries report 'unavailable'
   }
 
   // Parses the model(s) and prepares everything drawing needs: geometry copies, textures, animations.
@@ -882,7 +899,9 @@ export class InterquakeViewerElement extends HTMLElement {
     const camera = this._cameraMatrices(r);
     const show = this.show;
     const overlays = this._overlays(show);
-    r.render({ parts: c.parts, background, camera, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
+    // _hiddenParts: a test hook (draw one Quake 3 part at a time to find where it is on screen).
+    const parts = this._hiddenParts ? c.parts.filter((p) => !this._hiddenParts.has(p.partName)) : c.parts;
+    r.render({ parts, background, camera, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
   }
 
   // Poses every part for the tracks' current play heads.
@@ -996,7 +1015,7 @@ export class InterquakeViewerElement extends HTMLElement {
         model.joints.forEach((joint, i) => {
           const p = transformPoint(m, positions[i]);
           if (joint.parent >= 0) seg(top, transformPoint(m, positions[joint.parent]), p, [1, 0.55, 0.1]);
-          const s = this._camera.fitRadius * 0.01;
+          const s = this._camera.fitRadius * 0.02;
           seg(top, [p[0] - s, p[1], p[2]], [p[0] + s, p[1], p[2]], [1, 1, 1]);
           seg(top, [p[0], p[1], p[2] - s], [p[0], p[1], p[2] + s], [1, 1, 1]);
         });
