@@ -384,6 +384,7 @@ export class InterquakeViewerElement extends HTMLElement {
       if (ticket !== this._loadTicket) { disposeContent(content, this._renderer); return; }
       this._setContent(content);
       this._progress(1);
+      this._emit('progress', { totalProgress: 1 });
       this._emit('load', {
         format: content.format, info: content.info, summary: content.info,
         missingFiles: content.missingFiles, warnings: content.warnings,
