@@ -115,6 +115,10 @@ export class InterquakeViewerElement extends HTMLElement {
   disconnectedCallback() {
     this._resizeObserver?.disconnect();
     this._intersection?.disconnect();
+    this._intersection = null; // observed again if the element is put back
+    clearInterval(this._offscreenTimer);
+    this._offscreenTimer = 0;
+    this._visible = true;
     this._stopClock();
   }
 
