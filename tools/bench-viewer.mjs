@@ -2,18 +2,20 @@
 // faster): the time from load() to the first drawn frame, for models given as bytes (no network)
 // and by URL (local dev server). Prints a Markdown table for docs/VIEWER.md.
 //   node tools/bench-viewer.mjs [runs]
+import { readdirSync } from 'node:fs';
 import { openBrowser } from '../tests/browser/lib/browser.mjs';
 import { elementPage } from '../tests/browser/lib/viewer.mjs';
 
+const OPENARENA = new URL('../../shared/corpus/md3/openarena/', import.meta.url);
 const runs = Math.max(Number(process.argv[2]) || 6, 2);
 const CASES = [
   { name: 'critter (demo, IQM)', files: { 'critter.iqm': 'demo/critter.iqm', 'critter.png': 'demo/critter.png' } },
   { name: 'mrfixit.iqm + 2 TGA', files: { 'mrfixit.iqm': 'corpus/iqm/mrfixit/mrfixit.iqm', 'Body.tga': 'corpus/iqm/mrfixit/Body.tga', 'Head.tga': 'corpus/iqm/mrfixit/Head.tga' } },
   {
-    name: 'sarge player (3 MD3 + skins + TGAs)',
-    folder: 'corpus/md3/openarena/models/players/',
-    files: Object.fromEntries(['sarge/lower.md3', 'sarge/upper.md3', 'sarge/head.md3', 'sarge/animation.cfg',
-      'sarge/lower_default.skin', 'sarge/upper_default.skin', 'sarge/head_default.skin'].map((p) => [`models/players/${p}`, `corpus/md3/openarena/models/players/${p}`])),
+    // Every file of the corpus's sarge folder (3 parts x 3 LODs, 7 skins, icons) and the grism textures its skins use.
+    name: 'sarge player (lower/upper/head MD3, default skin, TGAs)',
+    files: Object.fromEntries(['sarge', 'grism'].flatMap((folder) => readdirSync(new URL(`models/players/${folder}/`, OPENARENA))
+      .map((f) => [`models/players/${folder}/${f}`, `corpus/md3/openarena/models/players/${folder}/${f}`]))),
     needs: 'loadPlayer',
   },
 ];

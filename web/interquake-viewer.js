@@ -129,7 +129,7 @@ export class InterquakeViewerElement extends HTMLElement {
         if (this.isConnected) this._loadFromAttribute();
         break;
       case 'skin':
-        if (this._content?.player && value) this.setSkin(value).catch(() => {});
+        if (this._content?.player && value && value !== this._skinRequested) this.setSkin(value).catch(() => {});
         break;
       case 'lod':
         if (this._content?.player) this._reloadPlayer().catch(() => {});
@@ -312,6 +312,7 @@ export class InterquakeViewerElement extends HTMLElement {
     const c = this._content;
     if (!c?.player) throw new ViewerError('invalid_argument', 'setSkin() needs a Quake 3 player');
     if (!c.skins.includes(name)) throw new ViewerError('invalid_argument', `no skin '${name}' (this player has: ${c.skins.join(', ')})`);
+    this._skinRequested = name; // the attribute change below must not switch again
     if (this.getAttribute('skin') !== name) this.setAttribute('skin', name);
     await this._applySkin(name);
     this._emit('skin-change', { skin: name });
@@ -715,7 +716,6 @@ export class InterquakeViewerElement extends HTMLElement {
     this._disposeContent();
     this._content = content;
     this._tracks = content.player ? [new Track('legs'), new Track('torso')] : [new Track('both')];
-    this._fitCamera(content.bounds);
     const speed = this.timeScale;
     for (const track of this._tracks) {
       const wanted = track.part === 'legs' ? this.getAttribute('legs-animation')
@@ -729,10 +729,40 @@ export class InterquakeViewerElement extends HTMLElement {
     }
     const frame = this.getAttribute('frame');
     if (frame !== null) for (const track of this._tracks) track.seekFrame(Number(frame) || 0);
+    content.bounds = this._animatedBounds(content) ?? content.bounds;
+    this._fitCamera(content.bounds);
     this._paused = true;
     this._ui?.update(true);
     if (this.autoplay && this._tracks.some((t) => t.animation)) this.play();
     this._invalidate();
+  }
+
+  // The box the model sweeps through in the animations it starts with (each part placed where the
+  // pose puts it), so the camera frames a running player's feet, not only its first frame's.
+  _animatedBounds(content) {
+    const saved = this._content;
+    this._content = content;
+    try { this._pose(); } finally { this._content = saved; }
+    const min = [Infinity, Infinity, Infinity];
+    const max = [-Infinity, -Infinity, -Infinity];
+    const add = (m, lo, hi) => {
+      for (let i = 0; i < 8; i++) {
+        const p = transformPoint(m, [i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]]);
+        for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], p[k]); max[k] = Math.max(max[k], p[k]); }
+      }
+    };
+    for (const part of content.parts) {
+      const model = part.model;
+      const track = this._trackFor(part.track) ?? (content.player ? null : this._mainTrack());
+      const animation = track?.animation;
+      const fb = model.frameBounds;
+      if (fb && animation && (!animation.model || animation.model === model)) {
+        const last = Math.min(animation.firstFrame + animation.frameCount, model.frameCount);
+        for (let f = Math.max(animation.firstFrame, 0); f < last; f++) add(part.matrix, fb.subarray(f * 8, f * 8 + 3), fb.subarray(f * 8 + 3, f * 8 + 6));
+      }
+      if (model.bounds) add(part.matrix, model.bounds.min, model.bounds.max);
+    }
+    return Number.isFinite(min[0]) ? { min, max } : null;
   }
 
   _disposeContent() {
