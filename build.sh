@@ -47,7 +47,7 @@ ensure_test_tools() {
   # libFuzzer and LeakSanitizer runtimes for clang 14
   [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || missing+=(libclang-rt-14-dev)
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
-  if [ ! -d node_modules/playwright-core ]; then
+  if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/assimpjs ]; then
     log "installing npm packages"
     if [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
   fi

@@ -291,6 +291,14 @@ const char *iq_error_name(iq_error_code code);     /* the stable lowercase code 
 const char *iq_warning_name(iq_warning_code code);
 size_t iq_format_error(char *dst, size_t dst_size, const iq_error *error);
 
+/* Serialises a model (loaded from any format) to IQM v2 bytes. Returns a
+ * buffer of *size bytes that the caller frees with iq_free_bytes, or NULL
+ * with *error filled. Frames are quantised to 16 bits per channel: each
+ * decoded channel is within (its range over all frames) / 131070 of the
+ * model's value, plus float rounding. See docs/API-iqe.md. */
+uint8_t *iq_write_iqm(const iq_model *model, size_t *size, iq_error *error);
+void iq_free_bytes(void *bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -294,7 +294,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     int ok = 0;
     switch (format) {
     case IQ_FORMAT_IQM: ok = iqi_parse_iqm(&ctx); break;
-    case IQ_FORMAT_IQE:
+    case IQ_FORMAT_IQE: ok = iqi_parse_iqe(&ctx); break;
     case IQ_FORMAT_MD3:
         iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "this build does not read %s files", format == IQ_FORMAT_IQE ? "IQE" : "MD3");
         break;

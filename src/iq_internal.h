@@ -82,5 +82,6 @@ int iqi_anim_prepare(iqi_ctx *ctx);
 
 /* Format parsers: fill ctx->model or fail. */
 int iqi_parse_iqm(iqi_ctx *ctx);
+int iqi_parse_iqe(iqi_ctx *ctx);
 
 #endif

@@ -272,3 +272,26 @@ IQ_EXPORT uint32_t iq_wasm_skin(uint32_t handle) {
     iq_skin_vertices(m);
     return 0;
 }
+
+// -- IQM writer (issue 4)
+
+/* Writes a model as IQM v2 bytes: returns a heap buffer (free it with
+ * iq_wasm_free) and its size in *size_out, or 0 with the error kept for the
+ * iq_wasm_error_* calls. */
+IQ_EXPORT uint8_t *iq_wasm_write_iqm(uint32_t handle, uint32_t *size_out) {
+    iq_model *m = lookup(handle);
+    *size_out = 0;
+    if (!m) {
+        fail(IQ_ERROR_INVALID_ARGUMENT, "not a live model");
+        return NULL;
+    }
+    size_t size = 0;
+    uint8_t *bytes = iq_write_iqm(m, &size, &last_error);
+    if (bytes && size > UINT32_MAX) {
+        free(bytes);
+        fail(IQ_ERROR_LIMIT, "the IQM file would not fit in 32-bit memory");
+        return NULL;
+    }
+    *size_out = (uint32_t)size;
+    return bytes;
+}

@@ -41,6 +41,14 @@ export interface LoadOptions {
 export interface Interquake {
   /** Parses and validates a model. Throws InterquakeError on bad input. */
   load(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: LoadOptions): Model;
+  /**
+   * Serialises a loaded model (IQM or IQE) to IQM v2: a new Uint8Array the caller owns.
+   * Vertex data is written as float arrays (blend indices and weights as ubyte x4, weights summing
+   * to 255), custom arrays as stored; frames are quantised to 16 bits per channel, each channel
+   * within (its range over all frames) / 131070 of the model's value. Adjacency is computed when
+   * the model has none; per-frame bounds are computed by skinning. Throws InterquakeError.
+   */
+  writeIQM(model: Model): Uint8Array;
   /** Bytes held by live models in the WASM heap. */
   readonly liveBytes: number;
   /** Current size of the WASM memory. */

@@ -103,7 +103,7 @@ class Interquake {
   }
 
   /**
-   * Loads an IQM (later IQE, MD3) model from bytes. The format comes from the magic bytes;
+   * Loads an IQM or IQE (later MD3) model from bytes. The format comes from the magic bytes;
    * options.name is only used in error messages, options.format forces a parser.
    */
   load(bytes, options = {}) {
@@ -128,6 +128,30 @@ class Interquake {
     }
     if (!handle) throw this._lastError(name);
     return new Model(this, handle, name);
+  }
+
+  /**
+   * Serialises a loaded model (IQM or IQE) to IQM v2 bytes: a new Uint8Array the caller owns.
+   * Frames are quantised to 16 bits per channel (see docs/API-iqe.md for the error bound).
+   */
+  writeIQM(model) {
+    if (!(model instanceof Model) || model._lib !== this) {
+      throw new InterquakeError('invalid_argument', 'writeIQM() takes a model loaded by this library');
+    }
+    model._check();
+    const e = this._exports;
+    const sizePtr = e.iq_wasm_alloc(4);
+    if (!sizePtr) throw new InterquakeError('out_of_memory', 'no memory for writeIQM');
+    try {
+      const ptr = e.iq_wasm_write_iqm(model._handle, sizePtr);
+      if (!ptr) throw this._lastError(model.name);
+      const size = new Uint32Array(this._heap, sizePtr, 1)[0];
+      const bytes = new Uint8Array(this._heap, ptr, size).slice();
+      e.iq_wasm_free(ptr);
+      return bytes;
+    } finally {
+      e.iq_wasm_free(sizePtr);
+    }
   }
 
   _lastError(file) {
