@@ -815,11 +815,20 @@ export class InterquakeViewerElement extends HTMLElement {
     this._raf = 0;
     const dt = this._lastTick ? Math.min((now - this._lastTick) / 1000, 0.25) : 0;
     this._lastTick = now;
-    this._advance(dt);
-    if (this.autoRotate && !this._camera.autoRotateFrozen && now - this._autoRotateHold > AUTO_ROTATE_DELAY_MS) {
-      this._camera.yaw += dt * AUTO_ROTATE_PER_SECOND;
+    try {
+      this._advance(dt);
+      if (this.autoRotate && !this._camera.autoRotateFrozen && now - this._autoRotateHold > AUTO_ROTATE_DELAY_MS) {
+        this._camera.yaw += dt * AUTO_ROTATE_PER_SECOND;
+      }
+      this._renderNow();
+    } catch (err) {
+      // A failure while drawing (a driver refusing a shader, say) is shown once, not thrown every frame.
+      const error = asError(err);
+      this._paused = true;
+      this._showMessage(error);
+      this._emit('error', { code: error.code, message: error.message });
+      return;
     }
-    this._renderNow();
     if (this._animating()) this._schedule();
   }
 
