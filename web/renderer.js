@@ -221,7 +221,6 @@ export class Renderer {
       }
       if (frame.wireframe) {
         gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gpu.edges);
-        gl.enable(gl.POLYGON_OFFSET_FILL);
         gl.uniform4f(u.uFlat, 0.1, 0.9, 0.4, 1);
         gl.drawElements(gl.LINES, gpu.edgeCount, gl.UNSIGNED_INT, 0);
         gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gpu.indices);
