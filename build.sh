@@ -153,14 +153,18 @@ size_report() {
   for f in web/interquake.wasm web/interquake.js "$@"; do
     [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   done
-  # What a page embedding <interquake-viewer> downloads: the element's modules, the JS API and the WASM.
-  local viewer=(web/interquake-viewer.js web/renderer.js web/viewer-*.js web/interquake.js web/interquake.wasm)
+  # What a page embedding <interquake-viewer> downloads: every module in web/ (the element, its
+  # renderer and UI, the JS API) and the WASM, each gzipped as a server would send it.
+  local viewer=(web/*.js web/interquake.wasm)
   local raw=0 gz=0
   for f in "${viewer[@]}"; do
-    [ -f "$f" ] || continue
     raw=$((raw + $(wc -c < "$f"))); gz=$((gz + $(gzip -9c "$f" | wc -c)))
   done
   printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> total (${#viewer[@]} files)" "$raw" "$gz"
+  # Fetched only when a deflated .pk3/.zip is opened.
+  f=node_modules/fflate/esm/browser.js
+  [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "+ fflate (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  return 0
 }
 
 case "${1:-all}" in
