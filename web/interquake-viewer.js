@@ -71,7 +71,7 @@ export class InterquakeViewerElement extends HTMLElement {
   static get observedAttributes() {
     return ['src', 'skin', 'lod', 'animation-name', 'legs-animation', 'torso-animation', 'autoplay', 'time-scale',
       'loop', 'frame', 'interpolate', 'camera-controls', 'auto-rotate', 'background', 'show', 'controls',
-      'animation-crossfade-duration', 'field-of-view', 'camera-orbit'];
+      'animation-crossfade-duration', 'field-of-view', 'camera-orbit', 'context'];
   }
 
   constructor() {
@@ -355,7 +355,11 @@ export class InterquakeViewerElement extends HTMLElement {
     this._loadTicket++;
     this._stopClock();
     this._disposeContent();
-    this._renderer?.dispose();
+    if (this._bitmap) shared?.users.delete(this);
+    else if (this._renderer) {
+      this._renderer.dispose();
+      ownContexts--;
+    }
     this._renderer = null;
     this._ui?.update(true);
   }
@@ -904,7 +908,16 @@ export class InterquakeViewerElement extends HTMLElement {
 
   _createRenderer() {
     try {
+      const mode = this.getAttribute('context');
+      if (this._bitmap || mode === 'shared' || (mode !== 'own' && ownContexts >= OWN_CONTEXT_LIMIT)) {
+        // Past the limit, draw with the page's one shared context and show the picture as a bitmap.
+        this._renderer = sharedRenderer(this);
+        this._bitmap ??= this._canvas.getContext('bitmaprenderer');
+        this._rendererError = null;
+        return;
+      }
       this._renderer = new Renderer(this._canvas, { preserveDrawingBuffer: false });
+      ownContexts++;
       this._rendererError = null;
     } catch (err) {
       this._rendererError = new ViewerError(err.code || 'webgl2_unavailable', err.message);
@@ -936,6 +949,7 @@ export class InterquakeViewerElement extends HTMLElement {
     const c = this._content;
     if (!c) {
       r.render({ parts: [], background, camera: this._cameraMatrices(r), lines: null });
+      this._present(r);
       return;
     }
     this._pose();
@@ -946,6 +960,17 @@ export class InterquakeViewerElement extends HTMLElement {
     // _hiddenParts: a test hook (draw one Quake 3 part at a time to find where it is on screen).
     const parts = this._hiddenParts ? c.parts.filter((p) => !this._hiddenParts.has(p.partName)) : c.parts;
     r.render({ parts, background, camera, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
+    this._present(r);
+  }
+
+  // Shared context: the picture was drawn on the shared offscreen canvas; move it into this element.
+  _present(r) {
+    if (!this._bitmap) return;
+    if (this._canvas.width !== r.canvas.width || this._canvas.height !== r.canvas.height) {
+      this._canvas.width = r.canvas.width;
+      this._canvas.height = r.canvas.height;
+    }
+    this._bitmap.transferFromImageBitmap(r.canvas.transferToImageBitmap());
   }
 
   // Poses every part for the tracks' current play heads.
@@ -1169,6 +1194,34 @@ export class InterquakeViewerElement extends HTMLElement {
   _emit(type, detail = {}) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
+}
+
+// ---- the shared context: browsers keep about 16 live WebGL contexts per page and silently drop the
+// oldest beyond that, so the first elements get their own context and later ones (or those with
+// context="shared") draw in one shared offscreen context and show the result as a bitmap.
+
+const OWN_CONTEXT_LIMIT = 8;
+let ownContexts = 0;
+let shared = null; // { renderer, users: Set of elements }
+
+function sharedRenderer(element) {
+  if (!shared) {
+    const canvas = new OffscreenCanvas(1, 1);
+    const renderer = new Renderer(canvas);
+    const users = new Set();
+    canvas.addEventListener('webglcontextlost', (event) => {
+      event.preventDefault();
+      renderer.lost = true;
+      for (const user of users) user._emit('context-lost');
+    });
+    canvas.addEventListener('webglcontextrestored', () => {
+      renderer.restore();
+      for (const user of users) { user._emit('context-restored'); user._invalidate(); }
+    });
+    shared = { renderer, users };
+  }
+  shared.users.add(element);
+  return shared.renderer;
 }
 
 // ---- helpers (no element state)
