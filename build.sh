@@ -44,10 +44,13 @@ ensure_test_tools() {
   command -v emcc >/dev/null || missing+=(emscripten)
   command -v clang >/dev/null || missing+=(clang)
   command -v chromium >/dev/null || missing+=(chromium)
+  # netpbm's tgatoppm: an independent TGA decoder the TGA tests compare against
+  command -v tgatoppm >/dev/null || missing+=(netpbm)
   # libFuzzer and LeakSanitizer runtimes for clang 14
   [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || missing+=(libclang-rt-14-dev)
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
-  if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/assimpjs ]; then
+  # npm writes node_modules/.package-lock.json on every install: older than the lockfile means stale.
+  if stale node_modules/.package-lock.json package-lock.json; then
     log "installing npm packages"
     if [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
   fi

@@ -128,6 +128,20 @@ typedef struct iq_warning {
     char message[160];
 } iq_warning;
 
+/* Per-frame metadata of vertex-animated (MD3) models; the frame's box and
+ * radius are in iq_model.frame_bounds. */
+typedef struct iq_frame_info {
+    const char *name;
+    float local_origin[3];
+} iq_frame_info;
+
+/* One shader name of an MD3 surface (a surface may list several). */
+typedef struct iq_shader {
+    const char *name;         /* as in the file: case, backslashes and extension kept */
+    int32_t index;            /* the file's shader index field */
+    uint32_t mesh;            /* the mesh (surface) it belongs to */
+} iq_shader;
+
 typedef struct iq_model {
     iq_format format;
     uint32_t vertex_count, triangle_count, mesh_count, joint_count;
@@ -170,7 +184,32 @@ typedef struct iq_model {
     /* Animator outputs (iq_anim.c), allocated once at load like the buffers above. */
     float *skin_matrices_4x4;  /* joint_count * 16: the skin matrices as column-major 4x4 */
     struct iqi_animator *animator; /* the animator's private tables and scratch; do not touch */
+
+    /* Vertex (morph) animation, MD3: every frame's vertices, decoded once at
+     * load. positions/normals point at frame 0 of these. NULL otherwise. */
+    float *frame_positions;    /* frame_count * vertex_count * 3 */
+    float *frame_normals;      /* frame_count * vertex_count * 3, unit length */
+    iq_frame_info *frame_info; /* frame_count entries */
+    /* Tags: named attachment points placed per frame (MD3). */
+    uint32_t tag_count;
+    const char **tag_names;    /* tag_count names in file order; names may repeat */
+    float *tag_transforms;     /* frame_count * tag_count row-major 3x4 as in the file:
+                                * columns 0..2 = the tag's x, y, z axes, column 3 = origin */
+    uint32_t shader_count;
+    iq_shader *shaders;        /* every surface's shaders, grouped by mesh in file order */
 } iq_model;
+
+/* An image decoded to RGBA8. */
+typedef struct iq_image {
+    uint32_t width, height;
+    uint8_t *data;             /* width * height * 4 bytes, RGBA, top row first */
+    void *internal;            /* owned memory; do not touch */
+} iq_image;
+
+/* The largest width or height iq_decode_tga accepts. */
+#define IQ_TGA_MAX_DIMENSION 16384
+/* The clip rate MD3 models get: the file stores none. */
+#define IQ_MD3_DEFAULT_FRAMERATE 15.0f
 
 #define IQ_MAX_WARNINGS 32
 
@@ -286,6 +325,22 @@ int32_t iq_find_animation(const iq_model *model, const char *name);
  * into model (frame_poses, animations, frame_bounds) change; source is not
  * modified. On error the model is unchanged. Returns 0 or an error code. */
 int iq_attach_animations(iq_model *model, const iq_model *source, iq_error *error);
+
+/* The model-space placement of a tag (MD3) or joint (IQM/IQE) called `name`
+ * at a fractional global frame (clamped like iq_evaluate), as a column-major
+ * 4x4 matrix: out[0..2] x axis, out[4..6] y axis, out[8..10] z axis,
+ * out[12..14] origin. MD3 tags are interpolated linearly and their axes
+ * orthonormalised (keeping the file's handedness); a joint's matrix is its
+ * world matrix, scale included. Reads nothing iq_evaluate writes and writes
+ * nothing but out. Returns 1, or 0 (out untouched) when there is no such
+ * tag or joint. With repeated names the first one wins. */
+int iq_tag_matrix(const iq_model *model, const char *name, float frame, float out[16]);
+
+/* Decodes a TGA (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit
+ * true colour; either origin). NULL limits = defaults (max_memory applies).
+ * Returns NULL with *error filled on bad input. Free with iq_image_free. */
+iq_image *iq_decode_tga(const void *data, size_t size, const iq_limits *limits, iq_error *error);
+void iq_image_free(iq_image *image);
 
 const char *iq_error_name(iq_error_code code);     /* the stable lowercase code */
 const char *iq_warning_name(iq_warning_code code);

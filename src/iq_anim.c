@@ -451,6 +451,10 @@ void iq_skin_vertices(iq_model *m) {
 
 int iq_evaluate(iq_model *m, float frame) {
     if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+    if (m->frame_positions) {
+        iqi_morph_evaluate(m, frame);
+        return 0;
+    }
     if (m->joint_count) {
         iq_sample_frame(m, frame, m->local_poses);
         iq_compute_skin_matrices(m, m->local_poses, m->world_matrices);
@@ -481,7 +485,13 @@ int iq_pose_model(iq_model *m, const iq_play *play, const iq_play *blend, float 
         }
         iq_compute_skin_matrices(m, m->local_poses, m->world_matrices);
     }
-    if (skin_vertices) iq_skin_vertices(m);
+    if (skin_vertices && m->frame_positions) { /* vertex animation (MD3): morph between the playhead's frames */
+        int fade = blend && weight > 0;
+        iqi_morph_frames(m, h1.frame_a, h1.frame_b, h1.blend, fade ? h2.frame_a : 0, fade ? h2.frame_b : 0,
+                         fade ? h2.blend : 0.0f, fade ? weight : 0.0f);
+    } else if (skin_vertices) {
+        iq_skin_vertices(m);
+    }
     if (head) *head = h1;
     return 0;
 }

@@ -219,7 +219,7 @@ int iqi_finish_model(iqi_ctx *ctx) {
 static void fill_limits(iq_limits *l, const iq_load_opts *opts) {
     if (opts) *l = opts->limits;
     else memset(l, 0, sizeof *l);
-    if (!l->max_memory) l->max_memory = (size_t)512 << 20;
+    if (!l->max_memory) l->max_memory = IQI_DEFAULT_MAX_MEMORY;
     if (!l->memory_per_input_byte) l->memory_per_input_byte = 64;
     if (!l->fixed_allowance) l->fixed_allowance = (size_t)16 << 20;
     if (!l->max_joints) l->max_joints = 4096;
@@ -295,9 +295,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     switch (format) {
     case IQ_FORMAT_IQM: ok = iqi_parse_iqm(&ctx); break;
     case IQ_FORMAT_IQE: ok = iqi_parse_iqe(&ctx); break;
-    case IQ_FORMAT_MD3:
-        iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "this build does not read %s files", format == IQ_FORMAT_IQE ? "IQE" : "MD3");
-        break;
+    case IQ_FORMAT_MD3: ok = iqi_parse_md3(&ctx); break;
     default:
         if (size < 4) iqi_fail(&ctx, IQ_ERROR_TRUNCATED, 0, "%zu bytes is too short to be a model file", size);
         else iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "no IQM, IQE or MD3 signature at the start of the file");

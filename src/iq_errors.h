@@ -25,6 +25,7 @@
     X(BAD_ANIMATION,    "bad_animation",    "poses, frames or animations do not fit together") \
     X(BAD_EXTENSION,    "bad_extension",    "the extension list is invalid") \
     X(SYNTAX,           "syntax",           "syntax error") \
+    X(UNSUPPORTED,      "unsupported",      "the request cannot be expressed in the target format") \
     X(SKELETON_MISMATCH, "skeleton_mismatch", "two skeletons that must match do not")
 
 /* Non-fatal oddities: the model loads, and the caller is told. */
@@ -35,6 +36,9 @@
     X(IGNORED_DATA,       "ignored_data",       "data the format allows but this loader does not use was ignored") \
     X(REPAIRED,           "repaired",           "an inconsistency was repaired") \
     X(NO_BIND_POSE,       "no_bind_pose",       "animation-only data: joints have no names or bind pose") \
-    X(EMPTY,              "empty",              "an element is empty")
+    X(EMPTY,              "empty",              "an element is empty") \
+    X(OVER_LIMIT,         "over_limit",         "a count is over the format's written limit; loaded as engines load it") \
+    X(DUPLICATE_NAME,     "duplicate_name",     "two elements share a name; lookups by name find the first") \
+    X(NONSTANDARD,        "nonstandard",        "a value the spec rules out but engines accept; loaded anyway")
 
 #endif

@@ -83,5 +83,20 @@ int iqi_anim_prepare(iqi_ctx *ctx);
 /* Format parsers: fill ctx->model or fail. */
 int iqi_parse_iqm(iqi_ctx *ctx);
 int iqi_parse_iqe(iqi_ctx *ctx);
+int iqi_parse_md3(iqi_ctx *ctx);
+
+/* Morph (vertex) animation: fills skinned_positions/normals from
+ * frame_positions/normals at a fractional, clamped frame. */
+void iqi_morph_evaluate(iq_model *model, float frame);
+/* The same between frames a0 and a1 (blend ta), crossfaded by `weight` toward
+ * frames b0 and b1 (blend tb); weight 0 ignores b. Frames must be < frame_count. */
+void iqi_morph_frames(iq_model *model, uint32_t a0, uint32_t a1, float ta, uint32_t b0, uint32_t b1, float tb, float weight);
+/* Splits a fractional global frame into neighbours f0, f1 and a blend factor
+ * t, clamped to 0..frame_count-1 (NaN is frame 0). */
+void iqi_frame_pair(uint32_t frame_count, float frame, uint32_t *f0, uint32_t *f1, float *t);
+/* Makes three axes orthonormal in place, keeping z on the side it pointed to. */
+void iqi_orthonormalize_axes(float x[3], float y[3], float z[3]);
+
+#define IQI_DEFAULT_MAX_MEMORY ((size_t)512 << 20)
 
 #endif

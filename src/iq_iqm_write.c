@@ -10,6 +10,7 @@
  * each decoded channel is within range / 131070 (plus float rounding) of the
  * model's value. Adjacency is kept, or computed the IQM way when the model
  * has none. Bounds are computed for every frame by skinning. */
+#include <stdarg.h>
 #include "iq_internal.h"
 #include "iq_math.h"
 #include <math.h>
@@ -31,10 +32,14 @@ typedef struct writer {
     uint64_t text_size;
 } writer;
 
-static int fail(writer *w, iq_error_code code, const char *fmt, const char *detail) {
+static int fail(writer *w, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
+static int fail(writer *w, iq_error_code code, const char *fmt, ...) {
+    va_list ap;
     w->error->code = code;
     w->error->offset = -1;
-    snprintf(w->error->message, sizeof w->error->message, fmt, detail);
+    va_start(ap, fmt);
+    vsnprintf(w->error->message, sizeof w->error->message, fmt, ap);
+    va_end(ap);
     return 0;
 }
 
@@ -84,7 +89,7 @@ static int compute_adjacency(writer *w, uint32_t *adj) {
     edge_rec *edges = malloc((size_t)nt * 3 * sizeof(edge_rec) + 1);
     if (!table || !pid || !edges) {
         free(table); free(pid); free(edges);
-        return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing adjacency%s", "");
+        return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing adjacency");
     }
     memset(table, 0xFF, (size_t)cap * 4);
     for (uint32_t v = 0; v < nv; v++) {
@@ -164,12 +169,12 @@ static int compute_bounds(writer *w, float *out) {
     uint32_t nj = m->joint_count, nv = m->vertex_count, ncombo = 0;
     int skinned = m->blend_indices && m->blend_weights && nj;
     uint32_t *combo = NULL, *rep = NULL;
-    if (skinned && !(combo = blend_combos(m, &ncombo, &rep))) return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing bounds%s", "");
+    if (skinned && !(combo = blend_combos(m, &ncombo, &rep))) return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing bounds");
     float *world = malloc((size_t)nj * 12 * sizeof(float) + 4), *skin = malloc((size_t)nj * 12 * sizeof(float) + 4);
     double *blended = malloc((size_t)ncombo * 12 * sizeof(double) + 8);
     if (!world || !skin || !blended) {
         free(world); free(skin); free(blended); free(combo); free(rep);
-        return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing bounds%s", "");
+        return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing bounds");
     }
     for (uint32_t f = 0; f < m->frame_count; f++) {
         const iq_transform *locals = m->frame_poses ? m->frame_poses + (size_t)f * nj : NULL;
@@ -325,8 +330,14 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     error->offset = -1;
     writer w = {m, error, NULL, 0, NULL, 0};
     if (size_out) *size_out = 0;
-    if (!m || !size_out) { fail(&w, IQ_ERROR_INVALID_ARGUMENT, "iq_write_iqm needs a model and a size pointer%s", ""); return NULL; }
+    if (!m || !size_out) { fail(&w, IQ_ERROR_INVALID_ARGUMENT, "iq_write_iqm needs a model and a size pointer"); return NULL; }
     uint32_t nv = m->vertex_count, nt = m->triangle_count, nj = m->joint_count, nf = m->frame_count;
+    /* IQM animates skeletons only: frames without joint poses (MD3 morph
+     * frames) would be written as frames that hold nothing. */
+    if (nf && !(nj && m->frame_poses)) {
+        fail(&w, IQ_ERROR_UNSUPPORTED, "the model's %u frames are vertex (morph) animation; IQM stores skeletal animation only", nf);
+        return NULL;
+    }
 
     // Text
     uint64_t text_size = 1;
@@ -355,7 +366,7 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
             const iq_custom_array *c = &m->custom_arrays[i];
             arrays[na++] = (out_array){IQM_CUSTOM, (uint32_t)c->format, c->size, 0, c->data, KIND_RAW};
         }
-        if (m->custom_array_count > 64) { fail(&w, IQ_ERROR_LIMIT, "more than 64 custom arrays%s", ""); return NULL; }
+        if (m->custom_array_count > 64) { fail(&w, IQ_ERROR_LIMIT, "more than 64 custom arrays"); return NULL; }
     }
 
     // Layout
@@ -390,7 +401,7 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     if (num_poses) {
         ch = calloc(nj, sizeof *ch);
         rot = continuous_rotations(m);
-        if (!ch || !rot) { free(ch); free(rot); fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory planning frames%s", ""); return NULL; }
+        if (!ch || !rot) { free(ch); free(rot); fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory planning frames"); return NULL; }
         channels = plan_channels(m, rot, ch);
     }
     uint64_t frame_values = channels * nf;
@@ -410,12 +421,12 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     }
     if (at > UINT32_MAX || channels > UINT32_MAX || (m->extension_count && !ext_data)) {
         free(ch); free(rot); free(ext_data);
-        fail(&w, at > UINT32_MAX ? IQ_ERROR_LIMIT : IQ_ERROR_OUT_OF_MEMORY, "the IQM file would be over 4 GiB%s", "");
+        fail(&w, at > UINT32_MAX ? IQ_ERROR_LIMIT : IQ_ERROR_OUT_OF_MEMORY, "the IQM file would be over 4 GiB");
         return NULL;
     }
     uint8_t *b = calloc(1, (size_t)at);
     w.text = b ? (char *)b + ofs_text : NULL;
-    if (!b) { free(ch); free(rot); free(ext_data); fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the IQM bytes%s", ""); return NULL; }
+    if (!b) { free(ch); free(rot); free(ext_data); fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the IQM bytes"); return NULL; }
 
     // Text and meshes
     uint64_t tpos = 1;
@@ -469,7 +480,7 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     if (nt) {
         uint32_t *adj = m->adjacency ? NULL : malloc((size_t)nt * 12);
         if (!m->adjacency && (!adj || !compute_adjacency(&w, adj))) {
-            if (!adj) fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for adjacency%s", "");
+            if (!adj) fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for adjacency");
             free(adj); free(b); free(ch); free(rot); free(ext_data);
             return NULL;
         }
@@ -514,7 +525,7 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     if (ofs_bounds) {
         float *bounds = malloc((size_t)nf * 32);
         if (!bounds || !compute_bounds(&w, bounds)) {
-            if (!bounds) fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for bounds%s", "");
+            if (!bounds) fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for bounds");
             free(bounds); free(b); free(ext_data);
             return NULL;
         }

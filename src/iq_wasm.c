@@ -295,3 +295,51 @@ IQ_EXPORT uint8_t *iq_wasm_write_iqm(uint32_t handle, uint32_t *size_out) {
     *size_out = (uint32_t)size;
     return bytes;
 }
+
+// -- Vertex animation, tags and shaders (MD3), and images (TGA)
+
+#if defined(__wasm32__)
+_Static_assert(sizeof(iq_frame_info) == 16 && offsetof(iq_frame_info, local_origin) == 4, "JS reads iq_frame_info");
+_Static_assert(sizeof(iq_shader) == 12 && offsetof(iq_shader, mesh) == 8, "JS reads iq_shader");
+_Static_assert(sizeof(iq_image) == 16 && offsetof(iq_image, data) == 8, "JS reads iq_image");
+#endif
+
+/* The uint32 words iq_wasm_morph_info writes (MORPH_INFO_FIELDS in web/interquake.js). */
+#define IQ_MORPH_INFO_FIELDS(X) \
+    X(frame_positions) X(frame_normals) X(frame_info) X(tag_count) X(tag_names) X(tag_transforms) \
+    X(shader_count) X(shaders)
+
+enum {
+#define IQ_X(name) MORPH_INFO_##name,
+    IQ_MORPH_INFO_FIELDS(IQ_X)
+#undef IQ_X
+    MORPH_INFO_COUNT
+};
+
+IQ_EXPORT uint32_t iq_wasm_morph_info_field_count(void) { return MORPH_INFO_COUNT; }
+
+/* Fills out[MORPH_INFO_COUNT]. Returns 0 or 1 (bad handle). */
+IQ_EXPORT uint32_t iq_wasm_morph_info(uint32_t handle, uint32_t *out) {
+    iq_model *m = lookup(handle);
+    if (!m) return 1;
+#define IQ_X(name) out[MORPH_INFO_##name] = (uint32_t)(uintptr_t)(m->name);
+    IQ_MORPH_INFO_FIELDS(IQ_X)
+#undef IQ_X
+    return 0;
+}
+
+/* Writes the column-major 4x4 placement of tag or joint `name` at `frame`
+ * into out[16]. Returns 1 when found, 0 when not, 2 for a bad handle. */
+IQ_EXPORT uint32_t iq_wasm_tag_matrix(uint32_t handle, const char *name, float frame, float *out) {
+    iq_model *m = lookup(handle);
+    if (!m) return 2;
+    return (uint32_t)iq_tag_matrix(m, name, frame, out);
+}
+
+/* Decodes a TGA; returns the image (free with iq_wasm_image_free), or 0 with
+ * the error kept for the iq_wasm_error_* calls. */
+IQ_EXPORT iq_image *iq_wasm_decode_tga(const void *data, uint32_t size) {
+    return iq_decode_tga(data, size, NULL, &last_error);
+}
+
+IQ_EXPORT void iq_wasm_image_free(iq_image *image) { iq_image_free(image); }

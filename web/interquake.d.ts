@@ -6,7 +6,7 @@ export type Format = 'iqm' | 'iqe' | 'md3';
 export type ErrorCode =
   | 'invalid_argument' | 'out_of_memory' | 'limit' | 'unknown_format' | 'bad_magic' | 'bad_version'
   | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'
-  | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax'
+  | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax' | 'unsupported'
   | 'disposed' | 'wasm_unavailable' | 'wasm_mismatch' | 'skeleton_mismatch'
   | (string & {});
 
@@ -49,15 +49,43 @@ export interface Interquake {
    * the model has none; per-frame bounds are computed by skinning. Throws InterquakeError.
    */
   writeIQM(model: Model): Uint8Array;
+  /**
+   * Decodes a TGA (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit; either origin) to RGBA8,
+   * top row first (ready for WebGL with UNPACK_FLIP_Y false). Throws InterquakeError on bad input.
+   */
+  decodeTGA(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: { name?: string }): DecodedImage;
   /** Bytes held by live models in the WASM heap. */
   readonly liveBytes: number;
   /** Current size of the WASM memory. */
   readonly memoryBytes: number;
 }
 
+export interface DecodedImage {
+  width: number;
+  height: number;
+  /** width * height * 4 bytes, RGBA, top row first; a copy the caller owns. */
+  data: Uint8Array;
+}
+
+/** MD3 per-frame metadata, as stored in the file. */
+export interface FrameInfo {
+  name: string;
+  min: Vec3;
+  max: Vec3;
+  localOrigin: Vec3;
+  radius: number;
+}
+
 export interface Mesh {
   name: string;
   material: string;
+  /**
+   * MD3 only: the surface's shader names as in the file (case, backslashes and extension kept); may be
+   * empty or hold several (`material` is the first, or '').
+   */
+  shaders?: string[];
+  /** MD3 only: the name Quake 3 matches .skin lines against (lower case, a trailing "_<char>" cut). */
+  skinName?: string;
   firstVertex: number;
   vertexCount: number;
   firstTriangle: number;
@@ -163,10 +191,26 @@ export interface Model {
   readonly comment: string;
   readonly warnings: Warning[];
   /**
-   * Skins the mesh to global frame `frame`; fractions interpolate toward the next frame.
+   * Skins (IQM/IQE) or morphs (MD3: positions and renormalised normals lerped between frames) the
+   * mesh to global frame `frame`; fractions interpolate toward the next frame.
    * The arrays are owned by the model and overwritten by the next call.
    */
   evaluate(frame?: number): Evaluated;
+  /** Tag names (MD3), in file order; [] for IQM/IQE models (use joint names with tagMatrix). */
+  readonly tags: string[];
+  /** MD3: per-frame name, bounds, local origin and radius; [] for other formats. */
+  readonly frames: FrameInfo[];
+  /** MD3: every frame's positions, frameCount * vertexCount * 3; null for other formats. */
+  readonly framePositions: Float32Array | null;
+  /** MD3: every frame's unit normals, laid out like framePositions; null for other formats. */
+  readonly frameNormals: Float32Array | null;
+  /**
+   * Column-major 4x4 model-space placement of MD3 tag or IQM/IQE joint `name` at a fractional global
+   * frame (clamped): [0..2] x axis, [4..6] y axis, [8..10] z axis, [12..14] origin. MD3 tags are
+   * interpolated and their axes orthonormalised; a joint's matrix is its world matrix. null when
+   * there is no such tag or joint. Does not disturb the last evaluate() results.
+   */
+  tagMatrix(name: string, frame?: number): Float32Array | null;
   /** Frees the WASM memory; idempotent. Any other use afterwards throws 'disposed'. */
   dispose(): void;
 

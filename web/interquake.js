@@ -16,6 +16,11 @@ const INFO_FIELDS = [
   'skinnedPositions', 'skinnedNormals', 'skinnedTangents', 'skinMatrices', 'worldMatrices',
   'localPoses', 'bounds',
 ];
+// The uint32 words iq_wasm_morph_info writes, in order (IQ_MORPH_INFO_FIELDS in src/iq_wasm.c).
+const MORPH_INFO_FIELDS = [
+  'framePositions', 'frameNormals', 'frameInfo', 'tagCount', 'tagNames', 'tagTransforms',
+  'shaderCount', 'shaders',
+];
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3'];
 // iq_component order: the typed array that holds each IQM component format.
 const COMPONENT_TYPES = [
@@ -38,6 +43,7 @@ export class InterquakeError extends Error {
 }
 
 const utf8 = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
 
 let initPromise = null;
 
@@ -78,7 +84,8 @@ async function instantiate(wasm) {
   const instance = result.instance || result;
   const exports = instance.exports;
   exports._initialize();
-  if (exports.iq_wasm_info_field_count() !== INFO_FIELDS.length) {
+  if (exports.iq_wasm_info_field_count() !== INFO_FIELDS.length ||
+      exports.iq_wasm_morph_info_field_count() !== MORPH_INFO_FIELDS.length) {
     throw new InterquakeError('wasm_mismatch', 'interquake.wasm does not match interquake.js; rebuild both');
   }
   return new Interquake(exports);
@@ -88,6 +95,8 @@ class Interquake {
   constructor(exports) {
     this._exports = exports;
     this._info = exports.iq_wasm_alloc(INFO_FIELDS.length * 4);
+    this._morphInfo = exports.iq_wasm_alloc(MORPH_INFO_FIELDS.length * 4);
+    this._matrixOut = exports.iq_wasm_alloc(16 * 4);
   }
 
   get _heap() {
@@ -178,6 +187,34 @@ class Interquake {
     return this._anim;
   }
 
+  /**
+   * Decodes a TGA image (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit; either origin)
+   * to RGBA8 with the top row first, ready for WebGL with UNPACK_FLIP_Y false.
+   * Throws InterquakeError on bad input. options.name is only used in error messages.
+   */
+  decodeTGA(bytes, options = {}) {
+    const { name } = options;
+    const input = toBytes(bytes, 'decodeTGA', name);
+    const e = this._exports;
+    const ptr = e.iq_wasm_alloc(input.length);
+    if (!ptr) throw new InterquakeError('out_of_memory', `no memory to copy ${input.length} bytes`, { file: name });
+    let image;
+    try {
+      new Uint8Array(this._heap, ptr, input.length).set(input);
+      image = e.iq_wasm_decode_tga(ptr, input.length);
+    } finally {
+      e.iq_wasm_free(ptr);
+    }
+    if (!image) throw this._lastError(name);
+    try {
+      const words = new Uint32Array(this._heap, image, 3);
+      const [width, height, data] = words;
+      return { width, height, data: new Uint8Array(this._heap, data, width * height * 4).slice() };
+    } finally {
+      e.iq_wasm_image_free(image);
+    }
+  }
+
   /** Bytes held by live models in the WASM heap (for leak checks). */
   get liveBytes() {
     return this._exports.iq_wasm_live_bytes();
@@ -187,6 +224,13 @@ class Interquake {
   get memoryBytes() {
     return this._heap.byteLength;
   }
+}
+
+function toBytes(bytes, what, file) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new InterquakeError('invalid_argument', `${what}() takes a Uint8Array or an ArrayBuffer`, { file });
 }
 
 class Model {
@@ -208,6 +252,7 @@ class Model {
     this.triangleCount = info.triangleCount;
     this.frameCount = info.frameCount;
     this._readRecords();
+    this._readMorphRecords();
   }
 
   // Metadata is small: copy it into plain JS objects once.
@@ -450,6 +495,7 @@ class Model {
     this._p = info;
     this.frameCount = info.frameCount;
     this._readRecords();
+    this._readMorphRecords();
   }
 
   _pose(animation, time, options, skin, what) {
@@ -541,6 +587,87 @@ class Model {
   _animError(code, what, animation, time) {
     const name = this._lib._string(this._lib._exports.iq_wasm_error_name(code));
     return new InterquakeError(name, `${what}(${JSON.stringify(animation)}, ${time}): invalid time or options`);
+  }
+
+  // MD3 data: shaders per surface, tag names, frame metadata (small: copied once).
+  _readMorphRecords() {
+    const lib = this._lib;
+    lib._exports.iq_wasm_morph_info(this._handle, lib._morphInfo);
+    const words = new Uint32Array(lib._heap, lib._morphInfo, MORPH_INFO_FIELDS.length);
+    const q = {};
+    MORPH_INFO_FIELDS.forEach((field, i) => { q[field] = words[i]; });
+    this._q = q;
+    const heap = lib._heap;
+    const u32 = new Uint32Array(heap);
+    const f32 = new Float32Array(heap);
+    const str = (ptr) => lib._string(ptr);
+    if (this.format === 'md3') {
+      for (const mesh of this.meshes) {
+        mesh.shaders = [];
+        // What Quake 3 matches .skin lines against: lower case, a trailing "_<char>" cut (R_LoadMD3).
+        const lower = mesh.name.toLowerCase();
+        mesh.skinName = lower.length > 2 && lower[lower.length - 2] === '_' ? lower.slice(0, -2) : lower;
+      }
+      for (let i = 0; i < q.shaderCount; i++) {
+        const w = (q.shaders + 12 * i) >> 2;
+        this.meshes[u32[w + 2]].shaders.push(str(u32[w]));
+      }
+    }
+    this.tags = [];
+    for (let i = 0; i < q.tagCount; i++) this.tags.push(str(u32[(q.tagNames >> 2) + i]));
+    this.frames = [];
+    if (q.frameInfo) {
+      for (let f = 0; f < this.frameCount; f++) {
+        const w = (q.frameInfo + 16 * f) >> 2;
+        const b = (this._p.frameBounds + 32 * f) >> 2;
+        this.frames.push({
+          name: str(u32[w]),
+          min: [f32[b], f32[b + 1], f32[b + 2]],
+          max: [f32[b + 3], f32[b + 4], f32[b + 5]],
+          localOrigin: [f32[w + 1], f32[w + 2], f32[w + 3]],
+          radius: f32[b + 7],
+        });
+      }
+    }
+  }
+
+  /** MD3: every frame's positions, frameCount * vertexCount * 3 (frame f starts at f * vertexCount * 3). */
+  get framePositions() {
+    return this._view('framePositions', Float32Array, this._q.framePositions, this.frameCount * this.vertexCount * 3);
+  }
+  /** MD3: every frame's unit normals, laid out like framePositions. */
+  get frameNormals() {
+    return this._view('frameNormals', Float32Array, this._q.frameNormals, this.frameCount * this.vertexCount * 3);
+  }
+
+  /**
+   * Where tag (MD3) or joint (IQM/IQE) `name` is at global frame `frame` (fractions interpolate,
+   * values outside 0..frameCount-1 clamp), as a column-major 4x4 Float32Array(16) in model space:
+   * [0..2] x axis, [4..6] y axis, [8..10] z axis, [12..14] origin. MD3 tag axes are orthonormalised;
+   * a joint's matrix is its world matrix (scale included). null when there is no such name.
+   * Does not disturb the results of the last evaluate().
+   */
+  tagMatrix(name, frame = 0) {
+    this._check();
+    if (typeof name !== 'string') throw new InterquakeError('invalid_argument', 'tagMatrix() needs a tag or joint name');
+    if (typeof frame !== 'number' || !Number.isFinite(frame)) {
+      throw new InterquakeError('invalid_argument', `tagMatrix() needs a finite frame number, got ${frame}`);
+    }
+    const lib = this._lib;
+    const e = lib._exports;
+    const encoded = utf8Encoder.encode(name);
+    if (encoded.includes(0)) return null;
+    const ptr = e.iq_wasm_alloc(encoded.length + 1);
+    if (!ptr) throw new InterquakeError('out_of_memory', 'no memory for a tag name');
+    try {
+      const bytes = new Uint8Array(lib._heap, ptr, encoded.length + 1);
+      bytes.set(encoded);
+      bytes[encoded.length] = 0;
+      if (e.iq_wasm_tag_matrix(this._handle, ptr, frame, lib._matrixOut) !== 1) return null;
+      return new Float32Array(lib._heap, lib._matrixOut, 16).slice();
+    } finally {
+      e.iq_wasm_free(ptr);
+    }
   }
 
   /** Frees the WASM memory. Calling it twice is fine; anything else afterwards throws. */

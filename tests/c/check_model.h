@@ -67,6 +67,27 @@ static int check_model(const iq_model *m) {
         if (!m->custom_arrays[i].name || !m->custom_arrays[i].data) IQT_BAD("custom array %u", i);
     for (uint32_t i = 0; i < m->extension_count; i++)
         if (!m->extensions[i].name) IQT_BAD("extension %u", i);
+    /* Vertex animation (MD3): every frame finite, normals unit length. */
+    if (m->frame_positions) {
+        size_t n = (size_t)m->frame_count * nv * 3;
+        if (!iqt_all_finite(m->frame_positions, n) || !iqt_all_finite(m->frame_normals, n)) IQT_BAD("non-finite frame vertex");
+        for (size_t i = 0; i < n; i += 3) {
+            const float *fn = m->frame_normals + i;
+            if (fabsf(fn[0] * fn[0] + fn[1] * fn[1] + fn[2] * fn[2] - 1) > 1e-4f) { IQT_BAD("frame normal %zu not unit", i / 3); break; }
+        }
+        if (m->positions != m->frame_positions) IQT_BAD("positions are not frame 0");
+    }
+    if (m->frame_info)
+        for (uint32_t f = 0; f < m->frame_count; f++)
+            if (!m->frame_info[f].name || !iqt_all_finite(m->frame_info[f].local_origin, 3)) IQT_BAD("frame %u info", f);
+    if (m->tag_count) {
+        for (uint32_t t = 0; t < m->tag_count; t++)
+            if (!m->tag_names[t]) IQT_BAD("tag %u has a NULL name", t);
+        if (!m->tag_transforms || !iqt_all_finite(m->tag_transforms, (size_t)m->frame_count * m->tag_count * 12))
+            IQT_BAD("tag transforms missing or not finite");
+    }
+    for (uint32_t i = 0; i < m->shader_count; i++)
+        if (!m->shaders[i].name || m->shaders[i].mesh >= m->mesh_count) { IQT_BAD("shader %u", i); break; }
     for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
         if (!memchr(m->warnings[i].message, 0, sizeof m->warnings[i].message)) IQT_BAD("warning %u not terminated", i);
     return bad;

@@ -1,0 +1,295 @@
+/* Native tests of the MD3 loader, tag matrices and the TGA decoder under
+ * ASan/UBSan: corpus files load with counts read by a separate tiny reader,
+ * and every truncation, byte patch and memory limit fails cleanly (or, for
+ * TGA prefixes that only lose the optional footer, decodes the same image).
+ * Run from the repository root. */
+#include "check.h"
+#include "check_model.h"
+#include "interquake.h"
+#include <string.h>
+
+#define SARGE "../shared/corpus/md3/openarena/models/players/sarge/"
+#define ASSIMP "../shared/corpus/md3/assimp/"
+#define GRISM "../shared/corpus/md3/openarena/models/players/grism/"
+
+/* -- A separate, trusting reader: the header counts and the surface chain. */
+static int32_t rd32(const unsigned char *p) { return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24); }
+
+typedef struct { int32_t frames, tags, surfaces, vertices, triangles, shaders; } iqt_md3_counts;
+
+static iqt_md3_counts iqt_md3_read(const unsigned char *d) {
+    iqt_md3_counts c = {rd32(d + 76), rd32(d + 80), rd32(d + 84), 0, 0, 0};
+    const unsigned char *s = d + rd32(d + 100);
+    for (int i = 0; i < c.surfaces; i++) {
+        c.shaders += rd32(s + 76);
+        c.vertices += rd32(s + 80);
+        c.triangles += rd32(s + 84);
+        s += rd32(s + 104);
+    }
+    return c;
+}
+
+static iq_model *load(const unsigned char *d, size_t n, iq_error *err) { return iq_load_memory(d, n, NULL, err); }
+
+static void test_corpus(void) {
+    const char *files[] = {
+        SARGE "lower.md3", SARGE "lower_1.md3", SARGE "lower_2.md3", SARGE "upper.md3", SARGE "upper_1.md3",
+        SARGE "upper_2.md3", SARGE "head.md3", SARGE "head_1.md3", SARGE "head_2.md3",
+        ASSIMP "watercan.md3", ASSIMP "watercan_dmg.md3", ASSIMP "european_fnt_v2.md3",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        size_t n;
+        unsigned char *d = iqt_read_file(files[i], &n);
+        CHECK(d != NULL, "cannot read %s", files[i]);
+        if (!d) continue;
+        iqt_md3_counts c = iqt_md3_read(d);
+        iq_error err;
+        iq_model *m = load(d, n, &err);
+        CHECK(m != NULL, "%s: %s", files[i], err.message);
+        if (m) {
+            CHECK(m->format == IQ_FORMAT_MD3, "%s format", files[i]);
+            CHECK(m->frame_count == (uint32_t)c.frames, "%s frames %u vs %d", files[i], m->frame_count, c.frames);
+            CHECK(m->tag_count == (uint32_t)c.tags, "%s tags %u vs %d", files[i], m->tag_count, c.tags);
+            CHECK(m->mesh_count == (uint32_t)c.surfaces, "%s surfaces", files[i]);
+            CHECK(m->vertex_count == (uint32_t)c.vertices, "%s vertices %u vs %d", files[i], m->vertex_count, c.vertices);
+            CHECK(m->triangle_count == (uint32_t)c.triangles, "%s triangles", files[i]);
+            CHECK(m->shader_count == (uint32_t)c.shaders, "%s shaders", files[i]);
+            CHECK(m->joint_count == 0 && m->animation_count == 1, "%s joints/animations", files[i]);
+            CHECK(check_model(m) == 0, "%s invariants", files[i]);
+            CHECK(check_evaluate(m) == 0, "%s evaluate", files[i]);
+            for (uint32_t t = 0; t < m->tag_count; t++) {
+                float mat[16];
+                CHECK(iq_tag_matrix(m, m->tag_names[t], 1.5f, mat) == 1, "%s tag %u", files[i], t);
+                float x = mat[0] * mat[0] + mat[1] * mat[1] + mat[2] * mat[2];
+                float xy = mat[0] * mat[4] + mat[1] * mat[5] + mat[2] * mat[6];
+                CHECK(fabsf(x - 1) < 1e-5f && fabsf(xy) < 1e-5f && mat[15] == 1, "%s tag %u not orthonormal", files[i], t);
+            }
+            iq_free(m);
+        }
+        free(d);
+    }
+}
+
+static void test_tag_matrix_arguments(void) {
+    size_t n;
+    unsigned char *d = iqt_read_file(SARGE "lower.md3", &n);
+    if (!d) { CHECK(0, "missing lower.md3"); return; }
+    iq_model *m = load(d, n, NULL);
+    float out[16] = {0};
+    CHECK(m && iq_tag_matrix(m, "tag_torso", 0.0f, out) == 1 && out[15] == 1, "tag_torso");
+    CHECK(iq_tag_matrix(m, "tag_none", 0.0f, out) == 0, "unknown tag");
+    CHECK(iq_tag_matrix(m, NULL, 0.0f, out) == 0 && iq_tag_matrix(NULL, "tag_torso", 0.0f, out) == 0, "NULL arguments");
+    float nan = 0.0f / 0.0f, at0[16], atnan[16], far[16], last[16];
+    iq_tag_matrix(m, "tag_torso", 0.0f, at0);
+    iq_tag_matrix(m, "tag_torso", nan, atnan);
+    iq_tag_matrix(m, "tag_torso", 1e30f, far);
+    iq_tag_matrix(m, "tag_torso", (float)(m->frame_count - 1), last);
+    CHECK(memcmp(at0, atnan, sizeof at0) == 0, "NaN frame is frame 0");
+    CHECK(memcmp(far, last, sizeof far) == 0, "frames clamp to the last");
+    iq_free(m);
+    free(d);
+}
+
+/* Every prefix fails cleanly with an error code. Each prefix gets its own
+ * exact-size heap buffer so ASan sees any read past its end. `stride` > 1
+ * samples the long files. */
+static void test_md3_truncation(const char *path, size_t stride) {
+    size_t n;
+    unsigned char *d = iqt_read_file(path, &n);
+    if (!d) { CHECK(0, "missing %s", path); return; }
+    int failures = 0;
+    for (size_t len = 0; len < n; len += (len < 4096 ? 1 : stride)) {
+        unsigned char *copy = malloc(len ? len : 1);
+        memcpy(copy, d, len);
+        iq_error err;
+        iq_model *m = load(copy, len, &err);
+        if (m || err.code == IQ_ERROR_NONE) failures++;
+        iq_free(m);
+        free(copy);
+    }
+    CHECK(failures == 0, "%s: %d prefixes loaded", path, failures);
+    free(d);
+}
+
+/* Every byte set to 0, 0xff, +1, -1: loads must keep every invariant, and
+ * the tag matrices stay finite; the rest must fail with an error code. */
+static void test_md3_patch(const char *path, size_t from, size_t to) {
+    size_t n;
+    unsigned char *d = iqt_read_file(path, &n);
+    if (!d) { CHECK(0, "missing %s", path); return; }
+    int broken = 0;
+    unsigned char *copy = malloc(n);
+    for (size_t i = from; i < n && i < to; i++) {
+        unsigned char values[4] = {0, 0xff, (unsigned char)(d[i] + 1), (unsigned char)(d[i] - 1)};
+        for (int v = 0; v < 4; v++) {
+            memcpy(copy, d, n);
+            copy[i] = values[v];
+            iq_error err;
+            iq_model *m = iq_load_memory(copy, n, &(iq_load_opts){.format = IQ_FORMAT_MD3}, &err);
+            if (m) {
+                if (check_model(m) || check_evaluate(m)) broken++;
+                for (uint32_t t = 0; t < m->tag_count; t++) {
+                    float mat[16];
+                    iq_tag_matrix(m, m->tag_names[t], 0.5f, mat);
+                    if (!iqt_all_finite(mat, 16)) broken++;
+                }
+                iq_free(m);
+            } else if (err.code == IQ_ERROR_NONE) broken++;
+        }
+    }
+    free(copy);
+    CHECK(broken == 0, "%s: %d patched files broke an invariant", path, broken);
+    free(d);
+}
+
+static void test_md3_memory_limit(const char *path) {
+    size_t n;
+    unsigned char *d = iqt_read_file(path, &n);
+    if (!d) { CHECK(0, "missing %s", path); return; }
+    int wrong = 0, loaded = 0;
+    for (size_t budget = 1; budget < (size_t)1 << 24 && !loaded; budget += budget / 8 + 1) {
+        iq_load_opts opts;
+        memset(&opts, 0, sizeof opts);
+        opts.limits.max_memory = budget;
+        iq_error err;
+        iq_model *m = iq_load_memory(d, n, &opts, &err);
+        if (m) loaded = 1;
+        else if (err.code != IQ_ERROR_LIMIT) wrong++;
+        iq_free(m);
+    }
+    CHECK(loaded && wrong == 0, "%s: loaded %d, %d wrong codes", path, loaded, wrong);
+    free(d);
+}
+
+// -- TGA
+
+/* A small RLE TGA built here: 24-bit, top-left, runs and raw packets across rows. */
+static unsigned char *build_rle_tga(size_t *size) {
+    enum { W = 9, H = 4 };
+    unsigned char *t = calloc(1, 18 + 4 * W * H * 4);
+    size_t at = 18;
+    t[2] = 10; t[12] = W; t[14] = H; t[16] = 24; t[17] = 0x20;
+    t[at++] = 0x80 | 11; t[at++] = 1; t[at++] = 2; t[at++] = 3;        /* a run of 12 */
+    t[at++] = 4;                                                        /* 5 raw pixels */
+    for (int k = 0; k < 15; k++) t[at++] = (unsigned char)(k * 17);
+    t[at++] = 0x80 | 18; t[at++] = 200; t[at++] = 100; t[at++] = 50;   /* a run of 19: 36 in all */
+    *size = at;
+    return t;
+}
+
+static void test_tga_rle_pixels(void) {
+    size_t n;
+    unsigned char *t = build_rle_tga(&n);
+    iq_error err;
+    iq_image *img = iq_decode_tga(t, n, NULL, &err);
+    CHECK(img && img->width == 9 && img->height == 4, "rle: %s", err.message);
+    if (img) {
+        const uint8_t *p = img->data;
+        CHECK(p[0] == 3 && p[1] == 2 && p[2] == 1 && p[3] == 255, "pixel 0 is BGR 1,2,3");
+        CHECK(p[4 * 11 + 0] == 3, "pixel 11 is still the run");
+        CHECK(p[4 * 12 + 0] == 2 * 17 && p[4 * 12 + 1] == 17 && p[4 * 12 + 2] == 0, "pixel 12 is the first raw one");
+        CHECK(p[4 * 35 + 0] == 50 && p[4 * 35 + 2] == 200, "the last pixel is the last run");
+        iq_image_free(img);
+    }
+    free(t);
+}
+
+/* Prefixes either fail with a code or (when only the footer is lost) decode
+ * to the same image as the whole file. */
+static void test_tga_truncation(const unsigned char *d, size_t n, size_t stride, const char *what) {
+    iq_image *whole = iq_decode_tga(d, n, NULL, NULL);
+    CHECK(whole != NULL, "%s decodes", what);
+    if (!whole) return;
+    int bad = 0;
+    for (size_t len = 0; len < n; len += (len < 2048 ? 1 : stride)) {
+        unsigned char *copy = malloc(len ? len : 1);
+        memcpy(copy, d, len);
+        iq_error err;
+        iq_image *img = iq_decode_tga(copy, len, NULL, &err);
+        if (img) {
+            if (img->width != whole->width || img->height != whole->height ||
+                memcmp(img->data, whole->data, (size_t)whole->width * whole->height * 4) != 0)
+                bad++;
+            iq_image_free(img);
+        } else if (err.code == IQ_ERROR_NONE) bad++;
+        free(copy);
+    }
+    CHECK(bad == 0, "%s: %d bad prefixes", what, bad);
+    iq_image_free(whole);
+}
+
+static void test_tga_patch(const unsigned char *d, size_t n, const char *what) {
+    int bad = 0;
+    unsigned char *copy = malloc(n);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char values[4] = {0, 0xff, (unsigned char)(d[i] + 1), (unsigned char)(d[i] - 1)};
+        for (int v = 0; v < 4; v++) {
+            memcpy(copy, d, n);
+            copy[i] = values[v];
+            iq_error err;
+            iq_image *img = iq_decode_tga(copy, n, NULL, &err);
+            if (img) {
+                unsigned sum = 0; /* touch every byte: ASan checks the size */
+                for (size_t k = 0; k < (size_t)img->width * img->height * 4; k++) sum += img->data[k];
+                if (!img->width || !img->height || sum == 0xFFFFFFFFu) bad++;
+                iq_image_free(img);
+            } else if (err.code == IQ_ERROR_NONE) bad++;
+        }
+    }
+    free(copy);
+    CHECK(bad == 0, "%s: %d bad patched decodes", what, bad);
+}
+
+static void test_tga_files(void) {
+    size_t n;
+    unsigned char *d = iqt_read_file(SARGE "icon_red.tga", &n);
+    CHECK(d != NULL, "missing icon_red.tga");
+    if (d) {
+        test_tga_truncation(d, n, 97, "icon_red.tga");
+        iq_limits small = {.max_memory = 32 * 1024};
+        iq_error err;
+        CHECK(iq_decode_tga(d, n, &small, &err) == NULL && err.code == IQ_ERROR_LIMIT, "a 32 KiB budget: %s",
+              iq_error_name(err.code));
+        free(d);
+    }
+    d = iqt_read_file(GRISM "redskin.tga", &n);
+    CHECK(d != NULL, "missing redskin.tga");
+    if (d) {
+        iq_image *img = iq_decode_tga(d, n, NULL, NULL);
+        CHECK(img && img->width == 512 && img->height == 512, "redskin.tga (RLE) decodes");
+        iq_image_free(img);
+        /* The RLE pixel data ends 26 bytes before the file (the footer): cut it inside the pixels. */
+        unsigned char *copy = malloc(n / 2);
+        memcpy(copy, d, n / 2);
+        iq_error err;
+        CHECK(iq_decode_tga(copy, n / 2, NULL, &err) == NULL && err.code == IQ_ERROR_TRUNCATED, "half an RLE file");
+        free(copy);
+        free(d);
+    }
+    unsigned char *t = build_rle_tga(&n);
+    test_tga_truncation(t, n, 1, "built RLE");
+    test_tga_patch(t, n, "built RLE");
+    free(t);
+    iq_error err;
+    CHECK(iq_decode_tga(NULL, 4, NULL, &err) == NULL && err.code == IQ_ERROR_INVALID_ARGUMENT, "NULL data");
+    CHECK(iq_decode_tga(NULL, 0, NULL, &err) == NULL && err.code == IQ_ERROR_TRUNCATED, "empty input");
+    iq_image_free(NULL);
+}
+
+int main(void) {
+    test_corpus();
+    test_tag_matrix_arguments();
+    test_md3_truncation(ASSIMP "watercan.md3", 1);
+    test_md3_truncation(SARGE "head.md3", 1);
+    test_md3_truncation(SARGE "upper_2.md3", 211);
+    test_md3_patch(SARGE "head_2.md3", 0, (size_t)-1);
+    test_md3_patch(ASSIMP "watercan.md3", 0, 1200);
+    /* lower_2.md3: the header, the first frame and the first two tag records (frames 0 and 1) */
+    test_md3_patch(SARGE "lower_2.md3", 0, 108 + 56);
+    test_md3_patch(SARGE "lower_2.md3", 12036, 12036 + 2 * 112);
+    test_md3_memory_limit(SARGE "lower.md3");
+    test_md3_memory_limit(ASSIMP "european_fnt_v2.md3");
+    test_tga_rle_pixels();
+    test_tga_files();
+    return iqt_finish("test_md3");
+}
