@@ -419,7 +419,7 @@ export class InterquakeViewerElement extends HTMLElement {
       const path = decodeURIComponent(url.pathname.split('/').pop() || 'model');
       const kind = options.format && options.format !== 'auto' ? options.format : sniff(bytes, path);
       if (kind === 'archive') return this._openArchive(iq, bytes, path);
-      const files = FileSet.fromUrl(url.href, (u) => fetchBytes(u));
+      const files = FileSet.fromUrl(url.href, (u) => fetchBytes(u), this.getAttribute('base-url'));
       return { files, main: { path, bytes, kind } };
     }
     let files;

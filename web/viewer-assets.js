@@ -60,9 +60,16 @@ export class FileSet {
     return new FileSet(entries);
   }
 
-  /** Companion files fetched next to `url` (one request per path tried, remembered). */
-  static fromUrl(url, fetcher) {
-    return new FileSet(new Map(), { baseUrl: new URL('.', url).href, fetcher });
+  /**
+   * Companion files fetched next to `url` (one request per path tried, remembered). Game paths
+   * (models/..., textures/...) are also tried from `gameRoot`: given, or the part of the URL before
+   * its models/ folder, as a game's data folder is laid out.
+   */
+  static fromUrl(url, fetcher, gameRoot = null) {
+    const set = new FileSet(new Map(), { baseUrl: new URL('.', url).href, fetcher });
+    const at = set.baseUrl.toLowerCase().lastIndexOf('/models/');
+    set.gameRoot = gameRoot ? new URL(gameRoot, url).href : at >= 0 ? set.baseUrl.slice(0, at + 1) : null;
+    return set;
   }
 
   /** Every known path (not those a URL set could still fetch). */
@@ -89,10 +96,11 @@ export class FileSet {
     const key = this.find(path) ?? (relativeTo ? this.find(dirOf(normalizePath(relativeTo)) + normalizePath(path)) : null);
     if (key) return this.entries.get(key).read();
     if (!this.baseUrl) return null;
-    // URL mode: try the path next to the model, then its file name alone.
-    const candidates = [path.replace(/\\/g, '/'), path.replace(/\\/g, '/').split('/').pop()];
-    for (const candidate of candidates) {
-      const url = new URL(candidate, this.baseUrl).href;
+    // URL mode: the path from the game's root, next to the model, then its file name alone.
+    const clean = path.replace(/\\/g, '/').replace(/^\/+/, '');
+    const candidates = [clean, clean.split('/').pop()].map((c) => new URL(c, this.baseUrl).href);
+    if (this.gameRoot && clean.includes('/')) candidates.unshift(new URL(clean, this.gameRoot).href);
+    for (const url of [...new Set(candidates)]) {
       if (!this._cache.has(url)) this._cache.set(url, this._fetcher(url).catch(() => null));
       const bytes = await this._cache.get(url);
       if (bytes) return bytes;
@@ -106,8 +114,9 @@ export class FileSet {
    */
   async readImage(name, relativeTo = '') {
     if (!name) return null;
-    const base = withoutExtension(name.replace(/\\/g, '/'));
-    const tried = [name, ...IMAGE_EXTENSIONS.map((e) => `${base}.${e}`)];
+    const clean = name.replace(/\\/g, '/');
+    const base = withoutExtension(clean);
+    const tried = [clean, ...IMAGE_EXTENSIONS.map((e) => `${base}.${e}`)];
     for (const path of [...new Set(tried)]) {
       if (!IMAGE_EXTENSIONS.includes(extensionOf(path))) continue;
       const bytes = await this.read(path, relativeTo);

@@ -129,3 +129,24 @@ test('dropped player folders are re-rooted so skin paths (models/players/...) re
   assert.equal(rerootPlayerFiles('')('lower.md3'), 'models/players/player/lower.md3');
   assert.equal(rerootPlayerFiles('models/players/sarge/')('models/players/sarge/head.md3'), 'models/players/sarge/head.md3');
 });
+
+test('a model opened by URL fetches game paths from the folder above its models/, then beside it, then by file name', async () => {
+  const asked = [];
+  const present = new Set(['https://x.example/q3/models/players/grism/red.tga']);
+  const fetcher = async (url) => {
+    asked.push(url);
+    if (!present.has(url)) throw new Error('404');
+    return new Uint8Array([1]);
+  };
+  const files = FileSet.fromUrl('https://x.example/q3/models/players/sarge/lower.md3', fetcher);
+  assert.equal(files.gameRoot, 'https://x.example/q3/');
+  assert.equal((await files.readImage('models\\players\\grism\\red.tga')).path, 'models/players/grism/red.tga');
+  assert.deepEqual(asked, ['https://x.example/q3/models/players/grism/red.tga']);
+  asked.length = 0;
+  assert.equal(await files.read('skin.tga'), null);
+  assert.deepEqual(asked, ['https://x.example/q3/models/players/sarge/skin.tga'], 'a bare name is looked for beside the model, once');
+  assert.equal(await files.read('skin.tga'), null);
+  assert.equal(asked.length, 1, 'answers are remembered');
+  const given = FileSet.fromUrl('https://x.example/a/b/thing.md3', fetcher, '/base/');
+  assert.equal(given.gameRoot, 'https://x.example/base/', 'the base-url attribute sets the game root');
+});
