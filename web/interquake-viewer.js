@@ -116,6 +116,7 @@ export class InterquakeViewerElement extends HTMLElement {
     this._resizeObserver?.disconnect();
     this._intersection?.disconnect();
     this._intersection = null; // observed again if the element is put back
+    document.removeEventListener('visibilitychange', this._onPageVisibility);
     clearInterval(this._offscreenTimer);
     this._offscreenTimer = 0;
     this._visible = true;
@@ -879,29 +880,39 @@ export class InterquakeViewerElement extends HTMLElement {
     this._lastTick = 0;
   }
 
+  // Drawing happens only while the element is on screen and its tab is shown. Otherwise the clock
+  // keeps running on a coarse timer (browsers throttle it in hidden tabs, but it runs), so loop and
+  // finished still fire on time.
   _observeVisibility() {
     if (this._intersection || typeof IntersectionObserver === 'undefined') return;
+    this._intersecting = true;
     this._intersection = new IntersectionObserver((entries) => {
-      const visible = entries[entries.length - 1].isIntersecting;
-      if (visible === this._visible) return;
-      this._visible = visible;
-      if (visible) {
-        clearInterval(this._offscreenTimer);
-        this._offscreenTimer = 0;
-        this._lastTick = 0;
-        this._invalidate();
-      } else {
-        this._stopClock();
-        // Off screen: no drawing, but the clock keeps running coarsely so loop/finished still fire.
-        let last = performance.now();
-        this._offscreenTimer = setInterval(() => {
-          const now = performance.now();
-          this._advance(Math.min((now - last) / 1000, 1));
-          last = now;
-        }, OFFSCREEN_TICK_MS);
-      }
+      this._intersecting = entries[entries.length - 1].isIntersecting;
+      this._updateVisibility();
     });
     this._intersection.observe(this);
+    this._onPageVisibility ??= () => this._updateVisibility();
+    document.addEventListener('visibilitychange', this._onPageVisibility);
+  }
+
+  _updateVisibility() {
+    const visible = this._intersecting !== false && !document.hidden;
+    if (visible === this._visible) return;
+    this._visible = visible;
+    if (visible) {
+      clearInterval(this._offscreenTimer);
+      this._offscreenTimer = 0;
+      this._lastTick = 0;
+      this._invalidate();
+    } else {
+      this._stopClock();
+      let last = performance.now();
+      this._offscreenTimer = setInterval(() => {
+        const now = performance.now();
+        this._advance((now - last) / 1000);
+        last = now;
+      }, OFFSCREEN_TICK_MS);
+    }
   }
 
   // ---- drawing

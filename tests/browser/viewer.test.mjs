@@ -169,6 +169,26 @@ test('finished fires exactly once, also for an element off screen, which draws n
   await page.close();
 });
 
+test('in a hidden tab the element stops drawing but finished still fires, once', { timeout: 120000 }, async () => {
+  const page = await elementPage(browser, 'iq-hidden.html',
+    `<interquake-viewer src="${DEMO}" animation-name="hop" loop="once" time-scale="4" style="width:120px;height:120px"></interquake-viewer>`);
+  await waitLoaded(page);
+  const r = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    let finished = 0;
+    v.addEventListener('finished', () => finished++);
+    // What the browser does when the tab goes to the background.
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    const draws = v._drawCount;
+    v.play();
+    await new Promise((done) => setTimeout(done, 1200));
+    return { finished, drew: v._drawCount - draws, paused: v.paused };
+  });
+  assert.deepEqual(r, { finished: 1, drew: 0, paused: true });
+  await page.close();
+});
+
 test('many elements on one page each show their model, more than browsers allow WebGL contexts', { timeout: 120000 }, async () => {
   // Chromium keeps 16 live WebGL contexts per page: 20 elements only work because those past the
   // eighth share one context.
