@@ -165,7 +165,7 @@ size_report() {
   done
   printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> total (${#viewer[@]} files)" "$raw" "$gz"
   # Fetched only when a deflated .pk3/.zip is opened.
-  f=node_modules/fflate/esm/browser.js
+  f=node_modules/fflate/umd/index.js
   [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "+ fflate (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   return 0
 }

@@ -472,18 +472,26 @@ export class InterquakeViewerElement extends HTMLElement {
   }
 
   // Archives are deflated: the library inflates with the fflate package. Found as a <script> global,
-  // through an import map or bundler ('fflate'), at the `fflate` attribute's URL, or next to this
-  // file as npm lays packages out (node_modules/interquake/web/ -> node_modules/fflate/) or as the
-  // dev server maps it (/node_modules/fflate/).
+  // through an import map or bundler ('fflate'), at the `fflate` attribute's URL, or as its small
+  // UMD build beside this package (node_modules/fflate/ next to node_modules/interquake/) or where
+  // the dev server maps it (/node_modules/fflate/), loaded with a classic <script>.
   async _inflater() {
     if (globalThis.fflate?.Inflate) return globalThis.fflate;
-    const candidates = ['fflate', this.getAttribute('fflate'), new URL('../../fflate/esm/browser.js', import.meta.url).href,
-      new URL('/node_modules/fflate/esm/browser.js', import.meta.url).href].filter(Boolean);
-    for (const specifier of candidates) {
-      try {
-        const module = await import(/* webpackIgnore: true */ specifier);
-        if (module?.Inflate) return module;
-      } catch { /* try the next place */ }
+    try {
+      const module = await import('fflate');
+      if (module?.Inflate) return module;
+    } catch { /* no import map or bundler: look further */ }
+    const urls = [this.getAttribute('fflate'), new URL('../../fflate/umd/index.js', import.meta.url).href,
+      new URL('/node_modules/fflate/umd/index.js', import.meta.url).href].filter(Boolean);
+    for (const url of urls) {
+      if (url.endsWith('.mjs') || url.includes('/esm/')) {
+        try {
+          const module = await import(/* webpackIgnore: true */ url);
+          if (module?.Inflate) return module;
+        } catch { /* next */ }
+      } else if (await loadScript(url) && globalThis.fflate?.Inflate) {
+        return globalThis.fflate;
+      }
     }
     return undefined; // stored-only archives still open; deflated entries report 'unavailable'
   }
@@ -1236,6 +1244,21 @@ function sharedRenderer(element) {
 }
 
 // ---- helpers (no element state)
+
+/** Loads a classic script once; resolves true when it ran. */
+const scripts = new Map();
+function loadScript(url) {
+  if (!scripts.has(url)) {
+    scripts.set(url, new Promise((done) => {
+      const script = document.createElement('script');
+      script.src = url;
+      script.onload = () => done(true);
+      script.onerror = () => { script.remove(); done(false); };
+      document.head.appendChild(script);
+    }));
+  }
+  return scripts.get(url);
+}
 
 function setOrRemove(element, name, value) {
   if (value === null || value === undefined || value === false) element.removeAttribute(name);
