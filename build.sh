@@ -7,7 +7,8 @@
 #   ./build.sh test       setup + build + every test (what `npm test` runs)
 #   ./build.sh fuzz [S]   build the libFuzzer harnesses and run each for S seconds (default 60)
 #   ./build.sh size       print the gzip size of what a page downloads
-#   ./build.sh web        the WASM plus the viewer's demo model (web/demo/, from tools/make-demo.mjs)
+#   ./build.sh web        the WASM, the viewer's demo model (web/demo/, from tools/make-demo.mjs) and
+#                         the one-file viewer bundle (web/interquake-viewer.min.js, esbuild)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -83,6 +84,19 @@ build_demo() {
   fi
 }
 
+# The element as one minified file (web/interquake-viewer.min.js: the element, renderer, UI and JS
+# API bundled by esbuild; it loads interquake.wasm from beside itself). Needs the npm packages.
+build_viewer_bundle() {
+  local out=web/interquake-viewer.min.js
+  mapfile -t modules < <(ls web/*.js | grep -v '\.min\.js$')
+  if ! stale "$out" "${modules[@]}" build.sh; then return 0; fi
+  if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
+  log "esbuild -> $out"
+  # node: and fflate imports stay dynamic: the first only runs in Node, the second is optional.
+  node_modules/.bin/esbuild web/interquake-viewer.js --bundle --minify --format=esm --log-level=warning \
+    --external:node:fs/promises --external:fflate --legal-comments=none --outfile="$out"
+}
+
 NATIVE_DIR=build/native
 SAN_FLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
@@ -138,6 +152,7 @@ run_tests() {
   ensure_test_tools
   build_wasm
   build_demo
+  build_viewer_bundle
   build_native
   local failed=0 t
   log "native C tests (ASan + UBSan)"
@@ -156,14 +171,22 @@ size_report() {
   for f in web/interquake.wasm web/interquake.js "$@"; do
     [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   done
-  # What a page embedding <interquake-viewer> downloads: every module in web/ (the element, its
-  # renderer and UI, the JS API) and the WASM, each gzipped as a server would send it.
-  local viewer=(web/*.js web/interquake.wasm)
+  # What a page embedding <interquake-viewer> downloads, each file gzipped as a server sends it:
+  # the modules as they are in web/ (the element, its renderer and UI, the JS API), or the one
+  # minified bundle; plus the WASM.
+  build_viewer_bundle
   local raw=0 gz=0
-  for f in "${viewer[@]}"; do
+  mapfile -t modules < <(ls web/*.js | grep -v '\.min\.js$')
+  for f in "${modules[@]}" web/interquake.wasm; do
     raw=$((raw + $(wc -c < "$f"))); gz=$((gz + $(gzip -9c "$f" | wc -c)))
   done
-  printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> total (${#viewer[@]} files)" "$raw" "$gz"
+  printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> as modules (${#modules[@]} + wasm)" "$raw" "$gz"
+  f=web/interquake-viewer.min.js
+  if [ -f "$f" ]; then
+    printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+    printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> as bundle + wasm" \
+      "$(( $(wc -c < "$f") + $(wc -c < web/interquake.wasm) ))" "$(( $(gzip -9c "$f" | wc -c) + $(gzip -9c web/interquake.wasm | wc -c) ))"
+  fi
   # Fetched only when a deflated .pk3/.zip is opened.
   f=node_modules/fflate/umd/index.js
   [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "+ fflate (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
@@ -171,13 +194,13 @@ size_report() {
 }
 
 case "${1:-all}" in
-  all) build_wasm; build_demo; build_native ;;
+  all) build_wasm; build_demo; build_viewer_bundle; build_native ;;
   wasm) build_wasm ;;
   native) build_native ;;
   setup) ensure_test_tools ;;
   test) run_tests ;;
   fuzz) run_fuzz "${2:-60}" ;;
   size) shift; size_report "$@" ;;
-  web) build_wasm; build_demo ;;
+  web) build_wasm; build_demo; build_viewer_bundle ;;
   *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [seconds]|size|web]" >&2; exit 2 ;;
 esac

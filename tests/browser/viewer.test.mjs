@@ -299,3 +299,25 @@ test('embed.html takes the options as hash parameters and answers postMessage ca
   assert.deepEqual(result.attributes, { loop: 'once', controls: 'minimal', background: 'transparent' });
   await page.close();
 });
+
+test('the one-file bundle (interquake-viewer.min.js) is all the JS a page needs', { timeout: 120000 }, async () => {
+  const page = await browser.newPage();
+  const scripts = [];
+  page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname); });
+  const url = `${browser.base}iq-bundle.html`;
+  await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><html><head>
+    <link rel="icon" href="data:,"><script type="module" src="interquake-viewer.min.js"></script></head><body>
+    <interquake-viewer src="${DEMO}" style="width:160px;height:160px"></interquake-viewer></body></html>` }));
+  await page.goto(url);
+  await waitLoaded(page);
+  await installPixelTools(page);
+  const pixels = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    v.renderFrame(0);
+    return (await iqPixels(v)).count;
+  });
+  assert.ok(pixels > 160 * 160 * 0.03, `the bundle draws the demo (${pixels} pixels)`);
+  assert.deepEqual(scripts, ['/interquake-viewer.min.js']);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
