@@ -25,7 +25,7 @@
     X(BAD_ANIMATION,    "bad_animation",    "poses, frames or animations do not fit together") \
     X(BAD_EXTENSION,    "bad_extension",    "the extension list is invalid") \
     X(SYNTAX,           "syntax",           "syntax error") \
-    X(UNSUPPORTED,      "unsupported",      "the request cannot be expressed in the target format") \
+    X(UNSUPPORTED,      "unsupported",      "a valid feature this library does not read, or a request the target format cannot express") \
     X(SKELETON_MISMATCH, "skeleton_mismatch", "two skeletons that must match do not")
 
 /* Non-fatal oddities: the model loads, and the caller is told. */

@@ -343,3 +343,74 @@ IQ_EXPORT iq_image *iq_wasm_decode_tga(const void *data, uint32_t size) {
 }
 
 IQ_EXPORT void iq_wasm_image_free(iq_image *image) { iq_image_free(image); }
+
+// -- Quake 3 companion files and zip archives (src/iq_quake3.h)
+
+#include "iq_quake3.h"
+
+#if defined(__wasm32__)
+_Static_assert(sizeof(iq_q3_animation) == 32, "JS reads iq_q3_animation as 8 words");
+_Static_assert(offsetof(iq_q3_config, table_entries) == 32 * IQ_Q3_ANIMATION_COUNT &&
+               offsetof(iq_q3_config, warning) == 32 * IQ_Q3_ANIMATION_COUNT + 40, "JS reads iq_q3_config");
+_Static_assert(offsetof(iq_skin, surfaces) == 168 && sizeof(iq_skin_surface) == 324, "JS reads iq_skin");
+_Static_assert(sizeof(iq_zip_entry) == 32 && offsetof(iq_zip_entry, method) == 24 && offsetof(iq_zip_entry, local_offset) == 28,
+               "JS reads iq_zip_entry");
+_Static_assert(offsetof(iq_zip, entries) == 4 && offsetof(iq_zip, total_size) == 8 && offsetof(iq_zip, warning) == 20,
+               "JS reads iq_zip");
+_Static_assert(offsetof(iq_zip_directory, offset) == 8 && offsetof(iq_zip_directory, size) == 16 &&
+               offsetof(iq_zip_directory, entry_count) == 32, "JS reads iq_zip_directory");
+#endif
+
+static iq_q3_config q3_config_result;
+static iq_skin q3_skin_result;
+
+IQ_EXPORT uint32_t iq_wasm_q3_animation_count(void) { return IQ_Q3_ANIMATION_COUNT; }
+IQ_EXPORT const char *iq_wasm_q3_animation_name(uint32_t id) { return iq_q3_animation_name(id); }
+
+/* Parses animation.cfg into a result that stays valid until the next call;
+ * returns its address, or 0 with the error kept for iq_wasm_error_*. */
+IQ_EXPORT iq_q3_config *iq_wasm_parse_animation_cfg(const void *text, uint32_t size) {
+    return iq_q3_parse_animation_cfg(text, size, &q3_config_result, &last_error) ? &q3_config_result : NULL;
+}
+
+/* Parses a .skin file; same contract as iq_wasm_parse_animation_cfg. */
+IQ_EXPORT iq_skin *iq_wasm_parse_skin(const void *text, uint32_t size) {
+    return iq_q3_parse_skin(text, size, &q3_skin_result, &last_error) ? &q3_skin_result : NULL;
+}
+
+/* A zip archive is read in the three steps of iq_quake3.h, so that only its
+ * end, its directory and its local headers are copied into the heap. Zero
+ * limits take the defaults of iq_zip_limits. */
+static iq_zip_directory zip_directory_result;
+
+static iq_zip_limits zip_limits(double max_total_size, uint32_t max_entries, uint32_t max_name_length, uint32_t max_ratio) {
+    iq_zip_limits limits;
+    limits.max_entries = max_entries;
+    limits.max_name_length = max_name_length;
+    limits.max_total_size = max_total_size > 0 && max_total_size < 1.8e19 ? (uint64_t)max_total_size : 0;
+    limits.max_ratio = max_ratio;
+    return limits;
+}
+
+/* Step 1: returns the directory's description (valid until the next call), or 0. */
+IQ_EXPORT iq_zip_directory *iq_wasm_zip_find_directory(const void *tail, uint32_t tail_size, double archive_size,
+                                                       double max_total_size, uint32_t max_entries,
+                                                       uint32_t max_name_length, uint32_t max_ratio) {
+    iq_zip_limits limits = zip_limits(max_total_size, max_entries, max_name_length, max_ratio);
+    if (!(archive_size >= 0 && archive_size < 1.8e19)) archive_size = 0;
+    return iq_zip_find_directory(tail, tail_size, (uint64_t)archive_size, &limits, &zip_directory_result, &last_error)
+               ? &zip_directory_result : NULL;
+}
+
+/* Step 2: the entries (free with iq_wasm_zip_free), or 0. */
+IQ_EXPORT iq_zip *iq_wasm_zip_read_directory(const void *directory, const iq_zip_directory *dir, double max_total_size,
+                                             uint32_t max_entries, uint32_t max_name_length, uint32_t max_ratio) {
+    iq_zip_limits limits = zip_limits(max_total_size, max_entries, max_name_length, max_ratio);
+    return iq_zip_read_directory(directory, dir, &limits, &last_error);
+}
+
+/* Step 3: 1 when every local header checks out (data offsets set), else 0. */
+IQ_EXPORT uint32_t iq_wasm_zip_check_local_headers(iq_zip *zip, const void *headers, uint32_t size) {
+    return (uint32_t)iq_zip_check_local_headers(zip, headers, size, &last_error);
+}
+IQ_EXPORT void iq_wasm_zip_free(iq_zip *zip) { iq_zip_free(zip); }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'
   | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax' | 'unsupported'
   | 'disposed' | 'wasm_unavailable' | 'wasm_mismatch' | 'skeleton_mismatch'
+  | 'bad_checksum' | 'bad_deflate' | 'missing_file' | 'unavailable'
   | (string & {});
 
 export class InterquakeError extends Error {
@@ -302,3 +303,172 @@ export interface SampleResult extends PoseResult, Evaluated {}
 
 /** Frames per second used when the file's framerate is 0 and no framerate option is given. */
 export const DEFAULT_FRAMERATE: 24;
+
+// -- Quake 3 players and .pk3 archives (web/quake3.js, web/archive.js; docs/API-q3.md).
+// Declared as additions to Interquake (interface merging). Error codes added here:
+// 'unsupported', 'bad_checksum', 'bad_deflate', 'missing_file', 'unavailable'.
+
+export interface Interquake {
+  /** Opens a .pk3/.zip; fflate is imported on first need (or taken from options.fflate / globalThis.fflate). */
+  openArchive(bytes: Uint8Array | ArrayBuffer | ArrayBufferView | Blob, options?: ArchiveOptions): Promise<Archive>;
+  /** Assembles a Quake 3 player from an archive or from files keyed by game or player-relative path. */
+  loadPlayer(files: Archive | Record<string, Uint8Array | ArrayBuffer | string> | Map<string, Uint8Array | ArrayBuffer | string>,
+    options?: PlayerOptions): Player;
+  /** Parses animation.cfg with cgame's rules. Throws InterquakeError (with line/column) on bad input. */
+  parseAnimationConfig(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): AnimationConfig;
+  /** Parses a .skin file with the renderer's rules. */
+  parseSkin(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): Skin;
+}
+
+export interface ArchiveOptions {
+  name?: string;
+  /** Limits checked against the central directory before anything is inflated. */
+  maxTotalSize?: number;   // default 2 GiB of declared uncompressed bytes
+  maxEntries?: number;     // default 65535
+  maxNameLength?: number;  // default 1024 bytes
+  maxRatio?: number;       // default 1100 (deflate cannot exceed about 1032:1)
+  /** The fflate module to inflate with (anything with fflate's Inflate class). */
+  fflate?: unknown;
+}
+
+export interface ArchivePlayer {
+  /** The player's folder, e.g. 'models/players/sarge'. */
+  path: string;
+  name: string;
+  /** Skin names found: default, red, blue first, then the others alphabetically. */
+  skins: string[];
+  /** LOD levels whose three parts exist (0 always listed). */
+  lods: number[];
+}
+
+export interface ArchiveEntry {
+  path: string;
+  size: number;
+  compressedSize: number;
+  /** 0 stored, 8 deflate; others are listed but read() refuses them. */
+  method: number;
+  crc32: number;
+}
+
+export interface Archive {
+  readonly name?: string;
+  /** Every file's path ('/'-separated, as stored otherwise), in directory order; folders left out. */
+  readonly files: string[];
+  /** Every .iqm, .iqe and .md3 inside. */
+  readonly models: string[];
+  readonly players: ArchivePlayer[];
+  readonly warnings: Warning[];
+  /** Case-insensitive, '\' or '/'. */
+  has(path: string): boolean;
+  entry(path: string): ArchiveEntry | null;
+  /** A fresh copy of the file's bytes, or null when absent; throws on an unreadable entry. */
+  read(path: string): Uint8Array | null;
+}
+
+export interface PlayerOptions {
+  /** The player's folder when files hold several (default: the first found). */
+  player?: string;
+  /** Skin name; default 'default'. null: no skin, the MD3 shader names. Unknown names fall back with a warning. */
+  skin?: string | null;
+  /** 0 (default), 1 or 2: lower_N.md3 etc.; a missing LOD part falls back to LOD 0 with a warning. */
+  lod?: number;
+  /** Attached at the torso's tag_weapon: a loaded model (not disposed by the player), its bytes, or a path in files. */
+  weapon?: Model | Uint8Array | ArrayBuffer | string;
+  weaponPath?: string;
+}
+
+export type Q3Part = 'legs' | 'torso' | 'both';
+
+export interface Q3Animation {
+  /** Quake 3's name, e.g. 'LEGS_RUN'; index is its animNumber_t value (LEGS_BACKCR 31, LEGS_BACKWALK 32 here). */
+  name: string;
+  index: number;
+  part: Q3Part;
+  /** Frame in the part's MD3 (LEGS_* already rebased onto lower.md3). */
+  firstFrame: number;
+  frameCount: number;
+  loopFrames: number;
+  loop: boolean;
+  /** As written (0 became 1). */
+  fps: number;
+  /** Milliseconds per frame, (int)(1000 / fps) as cgame computes it. */
+  frameLerp: number;
+  reversed: boolean;
+  /** false for Team Arena defaults (copied from TORSO_GESTURE) and LEGS_BACKCR / LEGS_BACKWALK. */
+  fromFile: boolean;
+  line: number;
+  /** frameCount * frameLerp / 1000 seconds. */
+  duration: number;
+  /** loadPlayer only: the frames lie inside the part's MD3(s). */
+  fits?: boolean;
+}
+
+export interface AnimationConfig {
+  animations: Q3Animation[];
+  tableEntries: number;
+  legsSkip: number;
+  sex: 'm' | 'f' | 'n';
+  footsteps: 'normal' | 'boot' | 'flesh' | 'mech' | 'energy';
+  headOffset: Vec3;
+  fixedLegs: boolean;
+  fixedTorso: boolean;
+  warnings: Warning[];
+}
+
+export interface Skin {
+  /** Surface names lower-cased; shader '' when the line has none. */
+  surfaces: { name: string; shader: string; line: number }[];
+  warnings: Warning[];
+}
+
+export interface PlayerSurface {
+  /** Index in the part model's meshes. */
+  mesh: number;
+  name: string;
+  /** The reference looked up: the skin's path, or the MD3 shader name. */
+  shader: string;
+  source: 'skin' | 'shader';
+  /** The path of the file found (the Quake 3 lookup), or null (then listed in missingFiles). */
+  texture: string | null;
+}
+
+export type PlayerPartName = 'lower' | 'upper' | 'head' | 'weapon';
+
+export interface PartFrames {
+  /** The frame to show: fractional between neighbouring frames; at a loop seam, the nearer whole frame. */
+  frame: number;
+  /** What cgame lerps: from frame `from` toward `to` by `lerp` (0..1). */
+  from: number;
+  to: number;
+  lerp: number;
+  /** Column-major 4x4 placing the part in lower's model space. */
+  matrix: Float32Array;
+}
+
+export type PartState = { animation: string; time?: number } | { frame: number };
+
+export interface Player {
+  path: string;
+  name: string;
+  lod: number;
+  lods: number[];
+  skin: string | null;
+  skins: string[];
+  parts: { lower: { path: string; model: Model }; upper: { path: string; model: Model }; head: { path: string; model: Model };
+    weapon?: { path: string; model: Model } };
+  animations: Q3Animation[];
+  config: { sex: 'm' | 'f' | 'n'; footsteps: string; headOffset: Vec3; fixedLegs: boolean; fixedTorso: boolean;
+    legsSkip: number; tableEntries: number } | null;
+  /** Per part, per MD3 surface, for the chosen skin. */
+  surfaces: Record<PlayerPartName, PlayerSurface[]>;
+  missingFiles: string[];
+  warnings: Warning[];
+  animation(name: string): Q3Animation | undefined;
+  resolveSkin(skin: string | null): { skin: string | null; surfaces: Record<PlayerPartName, PlayerSurface[]>; missingFiles: string[] };
+  readFile(path: string): Uint8Array | null;
+  /** time: seconds since the animation started. Defaults: LEGS_IDLE and TORSO_STAND at 0. */
+  pose(state?: { legs?: PartState; torso?: PartState; both?: PartState }):
+    { lower: PartFrames; upper: PartFrames; head: PartFrames; weapon?: PartFrames };
+  /** Frees the models loadPlayer loaded. */
+  dispose(): void;
+}

@@ -45,6 +45,11 @@ export class InterquakeError extends Error {
 const utf8 = new TextDecoder('utf-8');
 const utf8Encoder = new TextEncoder();
 
+// Quake 3 players and archives live in their own modules; they only use this
+// module's exports at call time, so the import cycle is harmless.
+import { openArchive } from './archive.js';
+import { loadPlayer, parseAnimationConfig, parseSkin } from './quake3.js';
+
 let initPromise = null;
 
 /**
@@ -224,6 +229,20 @@ class Interquake {
   get memoryBytes() {
     return this._heap.byteLength;
   }
+
+  // -- Quake 3 players and archives (web/quake3.js, web/archive.js; docs/API-q3.md)
+
+  /** Opens a .pk3/.zip: resolves to an Archive with files, players, models and read(path). */
+  openArchive(bytes, options) { return openArchive(this, bytes, options); }
+
+  /** Assembles a Quake 3 player from an Archive or an object of path -> bytes. */
+  loadPlayer(files, options) { return loadPlayer(this, files, options); }
+
+  /** Parses animation.cfg text or bytes with Quake 3's rules. */
+  parseAnimationConfig(input, options) { return parseAnimationConfig(this, input, options); }
+
+  /** Parses a .skin file: { surfaces: [{ name, shader, line }], warnings }. */
+  parseSkin(input, options) { return parseSkin(this, input, options); }
 }
 
 function toBytes(bytes, what, file) {

@@ -1,0 +1,388 @@
+/* Native tests of the Quake 3 companion parsers under ASan/UBSan: animation.cfg
+ * (formats.md section 2, bad-input case 33), .skin (case 34) and the zip
+ * central directory, with answers worked out by hand from the rules. Also
+ * writes seed archives for fuzz_zip. Run from the repository root. */
+#include "check.h"
+#include "iq_quake3.h"
+#include <string.h>
+#include <sys/stat.h>
+
+#define SARGE "../shared/corpus/md3/openarena/models/players/sarge/"
+
+static int cfg(const char *text, iq_q3_config *c, iq_error *err) { return iq_q3_parse_animation_cfg(text, strlen(text), c, err); }
+
+/* The 25 required entries with round numbers: entry i starts at 10*i, has 5
+ * frames (LEGS_WALK: -5), loops 0 except LEGS_RUN (3), fps 20 (LEGS_IDLE: 0). */
+static void table25(char *out, size_t size) {
+    size_t n = 0;
+    for (int i = 0; i < IQ_Q3_REQUIRED_ENTRIES; i++)
+        n += (size_t)snprintf(out + n, size - n, "%d %d %d %d // %s\n", 10 * i, i == IQ_Q3_LEGS_WALK ? -5 : 5,
+                              i == IQ_Q3_LEGS_RUN ? 3 : 0, i == IQ_Q3_LEGS_IDLE ? 0 : 20, iq_q3_animation_name((unsigned)i));
+}
+
+static void test_cfg_sarge(void) {
+    size_t n;
+    unsigned char *d = iqt_read_file(SARGE "animation.cfg", &n);
+    CHECK(d != NULL, "missing sarge animation.cfg");
+    if (!d) return;
+    iq_q3_config c;
+    iq_error err;
+    CHECK(iq_q3_parse_animation_cfg(d, n, &c, &err), "sarge: %s (line %u)", err.message, err.line);
+    CHECK(c.sex == 'm' && c.table_entries == 25, "sex %c entries %u", c.sex, c.table_entries);
+    /* skip = 153 - 90 = 63 */
+    CHECK(c.legs_skip == 63, "skip %d", c.legs_skip);
+    const iq_q3_animation *a = c.animations;
+    CHECK(a[IQ_Q3_BOTH_DEAD1].first_frame == 29 && a[IQ_Q3_BOTH_DEAD1].frame_count == 1, "dead1");
+    CHECK(a[IQ_Q3_TORSO_GESTURE].first_frame == 90 && a[IQ_Q3_TORSO_GESTURE].frame_count == 40 &&
+          a[IQ_Q3_TORSO_GESTURE].frame_lerp == 76, "gesture lerp %u (1000/13 = 76)", a[IQ_Q3_TORSO_GESTURE].frame_lerp);
+    CHECK(a[IQ_Q3_LEGS_WALKCR].first_frame == 90 && a[IQ_Q3_LEGS_WALKCR].loop_frames == 8, "walkcr %d", a[IQ_Q3_LEGS_WALKCR].first_frame);
+    CHECK(a[IQ_Q3_LEGS_RUN].first_frame == 173 - 63 && a[IQ_Q3_LEGS_RUN].fps == 15 && a[IQ_Q3_LEGS_RUN].frame_lerp == 66, "run");
+    CHECK(a[IQ_Q3_LEGS_TURN].first_frame == 254 - 63 && a[IQ_Q3_LEGS_TURN].frame_count == 7, "turn");
+    CHECK(a[IQ_Q3_LEGS_TURN].line == 40, "turn line %u", a[IQ_Q3_LEGS_TURN].line);
+    for (int i = IQ_Q3_TORSO_GETFLAG; i <= IQ_Q3_TORSO_NEGATIVE; i++)
+        CHECK(a[i].first_frame == 90 && a[i].frame_count == 40 && !a[i].from_file && !a[i].reversed, "TA default %d", i);
+    CHECK(a[IQ_Q3_LEGS_BACKCR].first_frame == 90 && a[IQ_Q3_LEGS_BACKCR].reversed, "backcr");
+    CHECK(a[IQ_Q3_LEGS_BACKWALK].first_frame == 161 - 63 && a[IQ_Q3_LEGS_BACKWALK].reversed &&
+          a[IQ_Q3_LEGS_BACKWALK].frame_count == 12, "backwalk");
+    CHECK(c.warning_count == 0, "warning %s", c.warning);
+    free(d);
+}
+
+static void test_cfg_rules(void) {
+    static char text[8192], table[4096];
+    iq_q3_config c;
+    iq_error err;
+    table25(table, sizeof table);
+
+    /* keywords in any order, any case, with comments between */
+    snprintf(text, sizeof text, "/* block\ncomment */ FIXEDTORSO sex F // x\nheadoffset 1.5 -2 3e1\nfootsteps mech fixedlegs\n%s", table);
+    CHECK(cfg(text, &c, &err), "keywords: %s", err.message);
+    CHECK(c.sex == 'f' && c.footsteps == IQ_Q3_FOOTSTEPS_MECH && c.fixed_legs && c.fixed_torso, "keywords parsed");
+    CHECK(c.head_offset[0] == 1.5f && c.head_offset[1] == -2 && c.head_offset[2] == 30, "headoffset");
+    /* skip = 130 - 60 = 70: LEGS_WALKCR 130 -> 60, LEGS_TURN 240 -> 170 */
+    CHECK(c.legs_skip == 70 && c.animations[IQ_Q3_LEGS_WALKCR].first_frame == 60 &&
+          c.animations[IQ_Q3_LEGS_TURN].first_frame == 170, "skip %d", c.legs_skip);
+    CHECK(c.animations[IQ_Q3_TORSO_STAND2].first_frame == 120, "torso frames are not shifted");
+    CHECK(c.animations[IQ_Q3_LEGS_WALK].reversed && c.animations[IQ_Q3_LEGS_WALK].frame_count == 5, "negative = reversed");
+    CHECK(c.animations[IQ_Q3_LEGS_BACKWALK].reversed == 1, "backwalk of a reversed walk is still reversed (a copy with reversed set)");
+    CHECK(c.animations[IQ_Q3_LEGS_IDLE].fps == 1 && c.animations[IQ_Q3_LEGS_IDLE].frame_lerp == 1000, "fps 0 -> 1");
+    CHECK(c.animations[IQ_Q3_LEGS_RUN].loop_frames == 3, "loop");
+    CHECK(c.animations[IQ_Q3_TORSO_GETFLAG].first_frame == 60 && c.animations[IQ_Q3_TORSO_GETFLAG].frame_lerp == 50, "TA defaults");
+
+    /* sex n, footsteps default, unknown words are warnings */
+    snprintf(text, sizeof text, "sex neuter footsteps default banana %s", table);
+    CHECK(cfg(text, &c, &err) && c.sex == 'n' && c.warning_count == 1 && strstr(c.warning, "banana"), "unknown word warns");
+    snprintf(text, sizeof text, "footsteps clogs %s", table);
+    CHECK(cfg(text, &c, &err) && c.footsteps == 0 && c.warning_count == 1 && strstr(c.warning, "clogs"), "bad footsteps");
+
+    /* all 31 entries: the Team Arena ones come from the file and are not rebased */
+    size_t n = (size_t)snprintf(text, sizeof text, "%s", table);
+    for (int i = 25; i < 31; i++) n += (size_t)snprintf(text + n, sizeof text - n, "%d 2 0 10\n", 500 + i);
+    CHECK(cfg(text, &c, &err) && c.table_entries == 31, "31 entries: %s", err.message);
+    CHECK(c.animations[IQ_Q3_TORSO_NEGATIVE].first_frame == 530 && c.animations[IQ_Q3_TORSO_NEGATIVE].from_file, "TA from file");
+    /* more than 31: ignored with a warning */
+    snprintf(text + n, sizeof text - n, "1 2 3 4\n");
+    CHECK(cfg(text, &c, &err) && c.warning_count == 1 && strstr(c.warning, "31st"), "extra warns: %s", c.warning);
+    /* 27 entries: TORSO_PATROL onwards defaults */
+    n = (size_t)snprintf(text, sizeof text, "%s 700 3 0 10 701 3 0 10", table);
+    CHECK(cfg(text, &c, &err) && c.table_entries == 27 && c.animations[IQ_Q3_TORSO_GUARDBASE].first_frame == 701 &&
+          c.animations[IQ_Q3_TORSO_PATROL].first_frame == 60, "27 entries");
+    /* a partial 26th entry is an error */
+    snprintf(text, sizeof text, "%s 700 3", table);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_TRUNCATED && strstr(err.message, "TORSO_GETFLAG"), "partial: %s", err.message);
+
+    /* fewer than 25 entries: error naming the missing one, at the end of the text */
+    snprintf(text, sizeof text, "%s", table);
+    *strstr(text, "240 5") = 0; /* cut LEGS_TURN: 24 lines remain */
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_BAD_ANIMATION && strstr(err.message, "LEGS_TURN") && err.line == 25,
+          "24 entries: %s line %u", err.message, err.line);
+    CHECK(!cfg("sex m\n", &c, &err) && err.code == IQ_ERROR_BAD_ANIMATION && strstr(err.message, "BOTH_DEATH1"), "no table");
+    CHECK(!cfg("", &c, &err) && err.code == IQ_ERROR_BAD_ANIMATION, "empty file");
+
+    /* syntax and values, with line and column */
+    snprintf(text, sizeof text, "%s", table);
+    memcpy(strstr(text, "30 5 0 20"), "30 x 0 20", 9);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_SYNTAX && err.line == 4 && err.column == 4 &&
+          strstr(err.message, "BOTH_DEAD2 frame count"), "syntax: %s at %u:%u", err.message, err.line, err.column);
+    snprintf(text, sizeof text, "%s", table);
+    memcpy(strstr(text, "30 5 0 20"), "30 5 0 -1", 9);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_BAD_VALUE && err.line == 4, "negative fps: %s", err.message);
+    snprintf(text, sizeof text, "%s", table);
+    memcpy(strstr(text, "30 5 0 20"), "30 5 -1 2", 9);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_BAD_VALUE, "negative loop: %s", err.message);
+    snprintf(text, sizeof text, "%s", table);
+    memcpy(strstr(text, "30 5 0 20 "), "30 5 0 2e4", 10);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_BAD_VALUE && strstr(err.message, "1000"), "fps 20000: %s", err.message);
+    snprintf(text, sizeof text, "%s", table);
+    memcpy(strstr(text, "30 5 0 20 "), "30 9 9 nan", 10);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_SYNTAX, "fps nan");
+    snprintf(text, sizeof text, "99999999999 %s", table);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_LIMIT && err.line == 1, "huge first frame");
+    snprintf(text, sizeof text, "%s", table);
+    memcpy(strstr(text, "30 5 0 20 "), "30 5 9 20 ", 10);
+    CHECK(cfg(text, &c, &err) && c.animations[IQ_Q3_BOTH_DEAD2].loop_frames == 5 && c.warning_count == 1, "loop > count clamps");
+    snprintf(text, sizeof text, "/* never closed %s", table);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_SYNTAX && err.line == 1 && err.column == 1, "open comment");
+    snprintf(text, sizeof text, "sex \"m\n%s", table);
+    CHECK(!cfg(text, &c, &err) && err.code == IQ_ERROR_SYNTAX && err.line == 1 && err.column == 5, "open quote");
+    /* "25//comment" is the number 25, as cgame's atoi reads it */
+    snprintf(text, sizeof text, "%s", table);
+    memcpy(strstr(text, "30 5 0 20 "), "30 5 0 20//", 11);
+    CHECK(cfg(text, &c, &err) && c.animations[IQ_Q3_BOTH_DEAD2].fps == 20, "comment glued to a number: %s", err.message);
+    /* a NUL ends the text, as in the game */
+    char with_nul[] = "sex f\0garbage";
+    CHECK(!iq_q3_parse_animation_cfg(with_nul, sizeof with_nul, &c, &err) && err.code == IQ_ERROR_BAD_ANIMATION, "NUL ends");
+
+    /* the size rule: 19998 bytes load, 19999 do not */
+    static char big[20001];
+    memset(big, ' ', sizeof big);
+    memcpy(big, table, strlen(table));
+    CHECK(iq_q3_parse_animation_cfg(big, 19998, &c, &err), "19998 bytes: %s", err.message);
+    CHECK(!iq_q3_parse_animation_cfg(big, 19999, &c, &err) && err.code == IQ_ERROR_LIMIT, "19999 bytes");
+}
+
+static int skin(const char *text, iq_skin *s, iq_error *err) { return iq_q3_parse_skin(text, strlen(text), s, err); }
+
+static void test_skins(void) {
+    static iq_skin s;
+    iq_error err;
+    size_t n;
+    unsigned char *d = iqt_read_file(SARGE "upper_red.skin", &n);
+    CHECK(d && iq_q3_parse_skin(d, n, &s, &err), "upper_red.skin");
+    CHECK(s.surface_count == 1 && !strcmp(s.surfaces[0].name, "u_torso") &&
+          !strcmp(s.surfaces[0].shader, "models/players/grism/redskin.tga"), "upper_red: %u", s.surface_count);
+    free(d);
+    d = iqt_read_file(SARGE "head_classic.skin", &n); /* ends in "tag_head" without a newline */
+    CHECK(d && iq_q3_parse_skin(d, n, &s, &err) && s.surface_count == 1 && !strcmp(s.surfaces[0].shader, "models/players/grism/morphedg.tga"),
+          "head_classic");
+    free(d);
+
+    CHECK(skin("// c\nU_Torso , \"models/a b.tga\"\r\n/* x\n y */ tag_weapon\nl_tag_x,foo /* a\nb */\nh_head,x.tga // c\n"
+               "TAG_Y,bar.tga\nw_wings\nz_last,\"q.tga\"",
+               &s, &err),
+          "mixed: %s", err.message);
+    CHECK(s.surface_count == 5, "count %u", s.surface_count);
+    CHECK(!strcmp(s.surfaces[0].name, "u_torso") && !strcmp(s.surfaces[0].shader, "models/a b.tga") && s.surfaces[0].line == 2,
+          "quotes, spaces around the comma, lower case");
+    CHECK(!strcmp(s.surfaces[1].name, "h_head") && !strcmp(s.surfaces[1].shader, "x.tga"), "tag lines, and the rest of their line, skipped");
+    CHECK(!strcmp(s.surfaces[2].name, "tag_y") && !strcmp(s.surfaces[2].shader, "bar.tga"), "TAG_ is not tag_ (strstr is case sensitive)");
+    CHECK(!strcmp(s.surfaces[3].name, "w_wings") && s.surfaces[3].shader[0] == 0, "missing shader is empty, not the next line");
+    CHECK(!strcmp(s.surfaces[4].name, "z_last") && !strcmp(s.surfaces[4].shader, "q.tga"), "last");
+    CHECK(skin("", &s, &err) && s.surface_count == 0, "empty skin");
+    CHECK(skin("a,b\n\"\",c\nd,e", &s, &err) && s.surface_count == 1 && s.warning_count == 1, "empty name stops");
+    CHECK(!skin("a,\"b\nc,d", &s, &err) && err.code == IQ_ERROR_SYNTAX && err.line == 1 && err.column == 3, "open quote");
+    CHECK(!skin("a,b /* open", &s, &err) && err.code == IQ_ERROR_SYNTAX && err.column == 5, "open comment");
+    char name[100];
+    memset(name, 'n', 64);
+    strcpy(name + 64, ",x.tga");
+    CHECK(!skin(name, &s, &err) && err.code == IQ_ERROR_LIMIT, "64-char surface name");
+    name[63] = ',';
+    CHECK(skin(name, &s, &err) && strlen(s.surfaces[0].name) == 63, "63-char surface name");
+
+    /* 300 surfaces: the first 256 are kept, the rest counted */
+    static char many[300 * 24];
+    size_t len = 0;
+    for (int i = 0; i < 300; i++) len += (size_t)snprintf(many + len, sizeof many - len, "s%d,t%d.tga\n", i, i);
+    CHECK(skin(many, &s, &err) && s.surface_count == 256 && !strcmp(s.surfaces[255].name, "s255") && s.warning_count == 1 &&
+          strstr(s.warning, "44 surfaces"), "256 cap: %u %s", s.surface_count, s.warning);
+}
+
+// -- Zip: a small writer of stored entries, written from APPNOTE
+
+static uint32_t crc32_of(const unsigned char *p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1)));
+    }
+    return ~c;
+}
+static void put16(unsigned char *p, unsigned v) { p[0] = (unsigned char)v; p[1] = (unsigned char)(v >> 8); }
+static void put32(unsigned char *p, uint32_t v) { put16(p, v & 0xFFFF); put16(p + 2, v >> 16); }
+
+typedef struct { const char *name; const char *data; } zfile;
+
+/* Writes a stored zip; returns its size. *dir_at gets the directory offset. */
+static size_t write_zip(unsigned char *out, const zfile *files, int count, size_t *dir_at) {
+    size_t at = 0, local[16];
+    for (int i = 0; i < count; i++) {
+        size_t nl = strlen(files[i].name), dl = strlen(files[i].data);
+        local[i] = at;
+        unsigned char *h = out + at;
+        memset(h, 0, 30);
+        put32(h, 0x04034b50); put16(h + 4, 20); put32(h + 14, crc32_of((const unsigned char *)files[i].data, dl));
+        put32(h + 18, (uint32_t)dl); put32(h + 22, (uint32_t)dl); put16(h + 26, (unsigned)nl);
+        memcpy(h + 30, files[i].name, nl);
+        memcpy(h + 30 + nl, files[i].data, dl);
+        at += 30 + nl + dl;
+    }
+    size_t dir = at;
+    for (int i = 0; i < count; i++) {
+        size_t nl = strlen(files[i].name), dl = strlen(files[i].data);
+        unsigned char *h = out + at;
+        memset(h, 0, 46);
+        put32(h, 0x02014b50); put16(h + 4, 20); put16(h + 6, 20);
+        put32(h + 16, crc32_of((const unsigned char *)files[i].data, dl));
+        put32(h + 20, (uint32_t)dl); put32(h + 24, (uint32_t)dl); put16(h + 28, (unsigned)nl);
+        put32(h + 42, (uint32_t)local[i]);
+        memcpy(h + 46, files[i].name, nl);
+        at += 46 + nl;
+    }
+    unsigned char *e = out + at;
+    memset(e, 0, 22);
+    put32(e, 0x06054b50); put16(e + 8, (unsigned)count); put16(e + 10, (unsigned)count);
+    put32(e + 12, (uint32_t)(at - dir)); put32(e + 16, (uint32_t)dir);
+    *dir_at = dir;
+    return at + 22;
+}
+
+static iq_zip *open_copy(const unsigned char *d, size_t n, const iq_zip_limits *lim, iq_error *err) {
+    unsigned char *copy = malloc(n ? n : 1); /* exact size, so ASan sees any overread */
+    memcpy(copy, d, n);
+    iq_zip *z = iq_zip_open(copy, n, lim, err);
+    free(copy);
+    return z;
+}
+
+static void test_zip(void) {
+    static unsigned char zip[4096], bad[4096];
+    zfile files[] = {{"models/players/x/animation.cfg", "sex m"}, {"Models\\Players\\X\\LOWER.md3", "IDP3...."}, {"empty", ""}};
+    size_t dir, n = write_zip(zip, files, 3, &dir);
+    iq_error err;
+    iq_zip *z = open_copy(zip, n, NULL, &err);
+    CHECK(z && z->entry_count == 3, "open: %s", err.message);
+    if (z) {
+        CHECK(z->entries[0].data_offset == 30 + 30 && z->entries[0].uncompressed_size == 5 && z->entries[0].method == 0, "entry 0");
+        CHECK(!memcmp(zip + z->entries[1].name_offset, "Models\\Players", 14) && z->entries[1].name_length == 26, "entry 1 name");
+        CHECK(z->entries[0].crc32 == crc32_of((const unsigned char *)"sex m", 5), "crc");
+        CHECK(z->entries[2].uncompressed_size == 0 && z->total_size == 13, "total");
+    }
+    iq_zip_free(z);
+    mkdir("build", 0777); /* seeds for fuzz_zip */
+    mkdir("build/fuzz-corpus", 0777);
+    mkdir("build/fuzz-corpus/fuzz_zip", 0777);
+    FILE *f = fopen("build/fuzz-corpus/fuzz_zip/seed-stored.zip", "wb");
+    if (f) { fwrite(zip, 1, n, f); fclose(f); }
+
+    /* a comment after the end record is allowed */
+    memcpy(bad, zip, n);
+    put16(bad + n - 2, 5);
+    memcpy(bad + n, "hello", 5);
+    z = open_copy(bad, n + 5, NULL, &err);
+    CHECK(z && z->entry_count == 3, "comment: %s", err.message);
+    iq_zip_free(z);
+
+    /* every prefix fails with an error, never a crash */
+    int loaded = 0;
+    for (size_t len = 0; len < n; len++) {
+        z = open_copy(zip, len, NULL, &err);
+        if (z || err.code == IQ_ERROR_NONE) loaded++;
+        iq_zip_free(z);
+    }
+    CHECK(loaded == 0, "%d prefixes opened", loaded);
+    /* every byte patched: opens or fails with a code */
+    int silent = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (int v = 0; v < 3; v++) {
+            memcpy(bad, zip, n);
+            bad[i] = v == 0 ? 0 : v == 1 ? 0xFF : (unsigned char)(bad[i] + 1);
+            z = open_copy(bad, n, NULL, &err);
+            if (!z && err.code == IQ_ERROR_NONE) silent++;
+            if (z) for (uint32_t k = 0; k < z->entry_count; k++)
+                if ((uint64_t)z->entries[k].data_offset + z->entries[k].compressed_size > n) silent++;
+            iq_zip_free(z);
+        }
+    }
+    CHECK(silent == 0, "%d patched archives broke the contract", silent);
+
+    size_t eocd = n - 22;
+#define PATCHED(expr) (memcpy(bad, zip, n), (expr), open_copy(bad, n, NULL, &err))
+    z = PATCHED(put32(bad + eocd + 16, (uint32_t)dir + 10));
+    CHECK(!z && err.code == IQ_ERROR_OUT_OF_RANGE && err.offset == (int64_t)eocd + 12, "directory past the end record: %s", err.message);
+    z = PATCHED(put32(bad + eocd + 12, 46 * 3 - 1));
+    CHECK(!z && err.code == IQ_ERROR_TRUNCATED, "truncated directory: %s", err.message);
+    z = PATCHED(put32(bad + dir + 42, (uint32_t)dir));
+    CHECK(!z && err.code == IQ_ERROR_OUT_OF_RANGE, "local header inside the directory: %s", err.message);
+    z = PATCHED((put32(bad + dir + 20, 4000), put32(bad + dir + 24, 4000)));
+    CHECK(!z && err.code == IQ_ERROR_OUT_OF_RANGE && strstr(err.message, "animation.cfg"), "entry past the end: %s", err.message);
+    z = PATCHED((put16(bad + dir + 10, 8), put32(bad + dir + 20, 5), put32(bad + dir + 24, 5 * 1100 + 1)));
+    CHECK(!z && err.code == IQ_ERROR_LIMIT && strstr(err.message, "bomb"), "ratio: %s", err.message);
+    z = PATCHED((put16(bad + dir + 10, 8), put32(bad + dir + 20, 5), put32(bad + dir + 24, 5 * 1100)));
+    CHECK(z != NULL, "ratio at the limit opens: %s", err.message);
+    iq_zip_free(z);
+    iq_zip_limits lim = {0, 0, 12, 0};
+    memcpy(bad, zip, n);
+    z = open_copy(bad, n, &lim, &err);
+    CHECK(!z && err.code == IQ_ERROR_LIMIT && strstr(err.message, "13"), "total size limit: %s", err.message);
+    lim = (iq_zip_limits){2, 0, 0, 0};
+    z = open_copy(bad, n, &lim, &err);
+    CHECK(!z && err.code == IQ_ERROR_LIMIT, "entry limit");
+    lim = (iq_zip_limits){0, 20, 0, 0};
+    z = open_copy(bad, n, &lim, &err);
+    CHECK(!z && err.code == IQ_ERROR_LIMIT && strstr(err.message, "30-byte name"), "name limit: %s", err.message);
+    z = PATCHED(put32(bad + dir + 24, 6));
+    CHECK(!z && err.code == IQ_ERROR_BAD_VALUE, "stored sizes differ");
+    z = PATCHED(put32(bad + dir + 24, 0xFFFFFFFFu));
+    CHECK(!z && err.code == IQ_ERROR_UNSUPPORTED && strstr(err.message, "ZIP64"), "zip64 sizes");
+    z = PATCHED(put16(bad + eocd + 4, 1));
+    CHECK(!z && err.code == IQ_ERROR_UNSUPPORTED, "multi-disk");
+    z = PATCHED(put32(bad + dir, 0x12345678));
+    CHECK(!z && err.code == IQ_ERROR_BAD_MAGIC && err.offset == (int64_t)dir, "directory signature");
+    z = PATCHED(put32(bad, 0));
+    CHECK(!z && err.code == IQ_ERROR_BAD_MAGIC && err.offset == 0, "local signature");
+    z = PATCHED(put16(bad + dir + 28, 0));
+    CHECK(!z && err.code == IQ_ERROR_BAD_STRING, "empty name");
+    z = PATCHED(put32(bad + eocd, 0));
+    CHECK(!z && err.code == IQ_ERROR_UNKNOWN_FORMAT, "no end record");
+    /* the three steps directly, as the JS API calls them; misuse is an argument error */
+    {
+        iq_zip_directory dirinfo;
+        CHECK(iq_zip_find_directory(zip + n - 22, 22, n, NULL, &dirinfo, &err) && dirinfo.offset == dir &&
+              dirinfo.entry_count == 3 && dirinfo.end_record == n - 22, "find_directory from the last 22 bytes");
+        CHECK(!iq_zip_find_directory(zip, n, n - 1, NULL, &dirinfo, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "tail > archive");
+        iq_zip_find_directory(zip + n - 22, 22, n, NULL, &dirinfo, &err);
+        iq_zip *steps = iq_zip_read_directory(zip + dir, &dirinfo, NULL, &err);
+        CHECK(steps && steps->entries[1].local_offset == 30 + 30 + 5 && steps->entries[1].data_offset == 0, "read_directory");
+        CHECK(steps && !iq_zip_check_local_headers(steps, zip, 89, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "header size");
+        iq_zip_free(steps);
+        iq_zip_directory lie = dirinfo;
+        lie.entry_count = 1000;
+        CHECK(!iq_zip_read_directory(zip + dir, &lie, NULL, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "forged description");
+    }
+    /* methods and encryption are the reader's business: the directory opens */
+    z = PATCHED((put16(bad + dir + 10, 12), put16(bad + dir + 8, 1)));
+    CHECK(z && z->entries[0].method == 12 && (z->entries[0].flags & IQ_ZIP_FLAG_ENCRYPTED), "bzip2 + encrypted listed");
+    iq_zip_free(z);
+#undef PATCHED
+}
+
+static void test_fixtures(void) {
+    size_t n;
+    iq_error err;
+    static iq_q3_config c;
+    static iq_skin s;
+    unsigned char *d = iqt_read_file("tests/fixtures/q3/animation.cfg", &n);
+    CHECK(d && iq_q3_parse_animation_cfg(d, n, &c, &err), "fixture cfg: %s", d ? err.message : "missing");
+    CHECK(c.sex == 'f' && c.footsteps == IQ_Q3_FOOTSTEPS_BOOT && c.head_offset[2] == -2.5f && c.fixed_legs && c.fixed_torso,
+          "fixture keywords");
+    CHECK(c.table_entries == 31 && c.animations[IQ_Q3_TORSO_GETFLAG].first_frame == 90 &&
+          c.animations[IQ_Q3_TORSO_GETFLAG].from_file && c.animations[IQ_Q3_TORSO_NEGATIVE].first_frame == 115, "fixture TA");
+    CHECK(c.animations[IQ_Q3_LEGS_RUN].reversed && c.animations[IQ_Q3_LEGS_RUN].first_frame == 110 &&
+          c.animations[IQ_Q3_TORSO_GESTURE].frame_lerp == 1000, "fixture run, gesture");
+    free(d);
+    d = iqt_read_file("tests/fixtures/q3/upper_test.skin", &n);
+    CHECK(d && iq_q3_parse_skin(d, n, &s, &err) && s.surface_count == 3, "fixture skin");
+    CHECK(!strcmp(s.surfaces[0].name, "u_torso") && !strcmp(s.surfaces[0].shader, "models/players/test/body.tga") &&
+          !strcmp(s.surfaces[1].shader, "models/players/test/wings") && !strcmp(s.surfaces[2].name, "u_visor") &&
+          s.surfaces[2].shader[0] == 0, "fixture skin surfaces");
+    free(d);
+}
+
+int main(void) {
+    test_fixtures();
+    test_cfg_sarge();
+    test_cfg_rules();
+    test_skins();
+    test_zip();
+    return iqt_finish("test_q3");
+}

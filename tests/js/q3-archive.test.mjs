@@ -1,0 +1,265 @@
+// .pk3/zip archives through the JS API: a pk3 written in the test from corpus files reads
+// back byte for byte (stored and deflated), players and models are found, paths match the
+// Quake 3 way, and each kind of bad archive fails with its own code. Also the JS faces of
+// the animation.cfg and .skin parsers (their rules are tested natively in test_q3.c).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
+import { init, InterquakeError } from '../../web/interquake.js';
+import { buildZip } from './lib/zip-build.mjs';
+import { gameFiles, sargePk3, SARGE } from './lib/q3-corpus.mjs';
+
+const iq = await init();
+const files = gameFiles();
+const pk3 = sargePk3();
+
+const rejects = (promise, code, pattern) =>
+  assert.rejects(promise, (e) => e instanceof InterquakeError && e.code === code && (!pattern || pattern.test(e.message)));
+
+test('a pk3 built from the corpus reads back every file byte for byte', async () => {
+  const archive = await iq.openArchive(pk3.bytes, { name: 'sarge.pk3' });
+  assert.equal(archive.files.length, files.size);
+  assert.deepEqual(archive.files, [...files.keys()]);
+  assert.ok(pk3.entries.some((e) => e.method === 8) && pk3.entries.some((e) => e.method === 0));
+  for (const [path, bytes] of files) {
+    const read = archive.read(path);
+    assert.equal(read.length, bytes.length, path);
+    assert.ok(Buffer.from(read).equals(Buffer.from(bytes)), `${path} differs`);
+  }
+  const lower = archive.entry(`${SARGE}/lower.md3`);
+  assert.equal(lower.method, 8);
+  assert.equal(lower.size, files.get(`${SARGE}/lower.md3`).length);
+  assert.ok(lower.compressedSize < lower.size);
+  assert.equal(archive.read('models/players/sarge/nothing.md3'), null);
+  assert.deepEqual(archive.warnings, []);
+});
+
+test('paths match case-insensitively with backslashes read as slashes', async () => {
+  const archive = await iq.openArchive(pk3.bytes);
+  const want = files.get(`${SARGE}/animation.cfg`);
+  for (const path of ['MODELS/Players/Sarge/Animation.CFG', 'models\\players\\sarge\\animation.cfg', '/models//players/sarge/animation.cfg']) {
+    assert.ok(archive.has(path), path);
+    assert.deepEqual(archive.read(path), want, path);
+  }
+  // names stored with backslashes (some Windows tools) are listed with slashes
+  const odd = await iq.openArchive(buildZip([{ name: 'Models\\Players\\X\\Lower.md3', data: 'a' }, { name: 'dir/', data: '' }]).bytes);
+  assert.deepEqual(odd.files, ['Models/Players/X/Lower.md3']);
+  assert.equal(new TextDecoder().decode(odd.read('models/players/x/lower.MD3')), 'a');
+});
+
+test('entries written by streaming tools (flag bit 3, sizes in a data descriptor) read by the directory\'s sizes', async () => {
+  const text = 'streamed '.repeat(50);
+  const archive = await iq.openArchive(buildZip([
+    { name: 'a.txt', data: text, deflate: true, flags: 8, descriptor: true },
+    { name: 'b.txt', data: 'stored', flags: 8, descriptor: true },
+  ]).bytes);
+  assert.equal(new TextDecoder().decode(archive.read('a.txt')), text);
+  assert.equal(new TextDecoder().decode(archive.read('b.txt')), 'stored');
+});
+
+test('names flagged UTF-8 (bit 11) decode as UTF-8, others byte for byte', async () => {
+  const archive = await iq.openArchive(buildZip([
+    { name: 'textures/caf\u00e9.tga', data: 'u', flags: 0x800 },
+    { name: 'plain.txt', data: 'p' },
+  ]).bytes);
+  assert.deepEqual(archive.files, ['textures/caf\u00e9.tga', 'plain.txt']);
+  assert.equal(new TextDecoder().decode(archive.read('TEXTURES/CAF\u00c9.TGA')), 'u');
+  // without the flag the same bytes are two Latin-1 characters: still found by that name
+  const legacy = await iq.openArchive(buildZip([{ name: 'caf\u00e9', data: 'x' }]).bytes);
+  assert.deepEqual(legacy.files, ['caf\u00c3\u00a9']);
+});
+
+test('players and models are listed: path, skins (default, red, blue, then the rest), LODs', async () => {
+  const archive = await iq.openArchive(pk3.bytes);
+  assert.deepEqual(archive.players, [{
+    path: SARGE, name: 'sarge',
+    skins: ['default', 'red', 'blue', 'classic', 'classicblue', 'classicred', 'indigo'],
+    lods: [0, 1, 2],
+  }]);
+  assert.deepEqual(archive.models, [...files.keys()].filter((p) => p.endsWith('.md3')));
+  assert.equal(archive.models.length, 9);
+});
+
+test('openArchive accepts ArrayBuffer, views, Blob and File; anything else is invalid_argument', async () => {
+  const copy = pk3.bytes.slice();
+  assert.equal((await iq.openArchive(copy.buffer)).files.length, files.size);
+  assert.equal((await iq.openArchive(new DataView(copy.buffer))).files.length, files.size);
+  assert.equal((await iq.openArchive(new Blob([copy]))).files.length, files.size);
+  const file = new File([copy], 'sarge.pk3');
+  await rejects(iq.openArchive(new File([new Uint8Array(30)], 'junk.pk3')), 'unknown_format');
+  assert.equal((await iq.openArchive(file)).name, 'sarge.pk3');
+  await rejects(iq.openArchive('sarge.pk3'), 'invalid_argument');
+});
+
+// -- bad archives
+
+const small = () => buildZip([
+  { name: 'a.txt', data: 'hello hello hello hello', deflate: true },
+  { name: 'b.txt', data: 'stored bytes' },
+]);
+
+test('not a zip, empty, and a truncated directory', async () => {
+  await rejects(iq.openArchive(new Uint8Array(0)), 'truncated');
+  await rejects(iq.openArchive(new Uint8Array(100)), 'unknown_format', /end-of-central-directory/);
+  const zip = small();
+  // every cut loses the end record or part of what it points at
+  for (let len = 0; len < zip.bytes.length; len += 7) {
+    await assert.rejects(iq.openArchive(zip.bytes.subarray(0, len)), (e) => e instanceof InterquakeError, `prefix ${len}`);
+  }
+  const bad = zip.bytes.slice();
+  new DataView(bad.buffer).setUint32(zip.endOffset + 12, zip.centralSize - 1, true); // directory one byte short
+  await rejects(iq.openArchive(bad), 'truncated', /run past the end of the directory|cannot fit/);
+});
+
+test('an entry whose data runs past the directory, or a directory past the end record', async () => {
+  const zip = small();
+  const bad = zip.bytes.slice();
+  const v = new DataView(bad.buffer);
+  v.setUint32(zip.entries[1].centralOffset + 20, 1000, true);
+  v.setUint32(zip.entries[1].centralOffset + 24, 1000, true);
+  await rejects(iq.openArchive(bad), 'out_of_range', /b\.txt/);
+  const bad2 = zip.bytes.slice();
+  new DataView(bad2.buffer).setUint32(zip.endOffset + 16, zip.centralOffset + 4, true);
+  await rejects(iq.openArchive(bad2), 'out_of_range', /central directory/);
+  const bad3 = zip.bytes.slice();
+  new DataView(bad3.buffer).setUint32(zip.entries[0].centralOffset + 42, 5, true); // local header in the middle of nowhere
+  await rejects(iq.openArchive(bad3), 'bad_magic', /a\.txt/);
+});
+
+test('a bad CRC is reported on read, for stored and deflated entries', async () => {
+  const zip = buildZip([{ name: 's.bin', data: 'stored', crc: 1234 }, { name: 'd.bin', data: 'deflated deflated', deflate: true, crc: 99 }]);
+  const archive = await iq.openArchive(zip.bytes);
+  assert.throws(() => archive.read('s.bin'), (e) => e.code === 'bad_checksum' && e.file === 's.bin' && /0x000004d2/.test(e.message));
+  assert.throws(() => archive.read('d.bin'), (e) => e.code === 'bad_checksum' && e.file === 'd.bin');
+  // a flipped data byte in a stored entry
+  const good = small();
+  const flipped = good.bytes.slice();
+  flipped[good.entries[1].dataOffset] ^= 0x20;
+  const a2 = await iq.openArchive(flipped);
+  assert.throws(() => a2.read('b.txt'), (e) => e.code === 'bad_checksum');
+  assert.equal(new TextDecoder().decode(a2.read('a.txt')), 'hello hello hello hello');
+});
+
+test('zip bombs: an impossible declared ratio, a total over the limit, and a stream that inflates past its size', async () => {
+  const zeros = new Uint8Array(8 << 20);
+  const packed = new Uint8Array(deflateRawSync(zeros, { level: 9 }));
+  assert.ok(zeros.length / packed.length > 1000); // deflate's best is about 1032:1
+  // declared honestly: opens (ratio under 1100:1) and reads
+  const honest = await iq.openArchive(buildZip([{ name: 'zeros', data: zeros, compressed: packed, method: 8 }]).bytes);
+  assert.equal(honest.read('zeros').length, zeros.length);
+  // a declared ratio deflate cannot reach is refused before anything is inflated
+  await rejects(iq.openArchive(buildZip([{ name: 'bomb', data: zeros, compressed: packed, method: 8, size: packed.length * 2000 }]).bytes),
+    'limit', /bomb/);
+  // the declared total is limited (default 2 GiB; here 1 MiB)
+  await rejects(iq.openArchive(buildZip([{ name: 'zeros', data: zeros, compressed: packed, method: 8 }]).bytes, { maxTotalSize: 1 << 20 }),
+    'limit', /over the limit of 1048576/);
+  // declared small, inflates big: stops at the declared size
+  const liar = await iq.openArchive(buildZip([{ name: 'liar', data: zeros, compressed: packed, method: 8, size: 1000 }]).bytes);
+  assert.throws(() => liar.read('liar'), (e) => e.code === 'limit' && /past its declared 1000 bytes/.test(e.message));
+  // declared bigger than the stream: a clear error, not a short file
+  const short = await iq.openArchive(buildZip([{ name: 'short', data: zeros.subarray(0, 100), method: 8, size: 200,
+    compressed: new Uint8Array(deflateRawSync(zeros.subarray(0, 100))) }]).bytes);
+  assert.throws(() => short.read('short'), (e) => e.code === 'bad_deflate' && /100 bytes/.test(e.message));
+});
+
+test('corrupt deflate data, unsupported methods and encryption fail on read with their own codes', async () => {
+  const zip = buildZip([
+    { name: 'corrupt', data: 'x'.repeat(100), method: 8, compressed: new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff]) },
+    { name: 'bzip2', data: 'abc', method: 12 },
+    { name: 'secret', data: 'abc', flags: 1 },
+    { name: 'fine', data: 'fine' },
+  ]);
+  const archive = await iq.openArchive(zip.bytes);
+  assert.throws(() => archive.read('corrupt'), (e) => e.code === 'bad_deflate');
+  assert.throws(() => archive.read('bzip2'), (e) => e.code === 'unsupported' && /method 12 \(bzip2\)/.test(e.message));
+  assert.throws(() => archive.read('secret'), (e) => e.code === 'unsupported' && /encrypted/.test(e.message));
+  assert.equal(new TextDecoder().decode(archive.read('fine')), 'fine');
+});
+
+test('duplicate names: a warning, and the last copy wins as in Quake 3', async () => {
+  const archive = await iq.openArchive(buildZip([{ name: 'a/x.cfg', data: 'first' }, { name: 'A\\X.cfg', data: 'second' }]).bytes);
+  assert.equal(archive.files.length, 1);
+  assert.equal(new TextDecoder().decode(archive.read('a/x.cfg')), 'second');
+  assert.equal(archive.warnings.length, 1);
+  assert.match(archive.warnings[0].message, /more than once/);
+});
+
+test('a comment after the end record is fine; ZIP64 and split archives are unsupported', async () => {
+  const withComment = buildZip([{ name: 'a', data: 'a' }], { comment: 'made by a test' });
+  assert.equal((await iq.openArchive(withComment.bytes)).files.length, 1);
+  const zip = small();
+  const split = zip.bytes.slice();
+  new DataView(split.buffer).setUint16(zip.endOffset + 4, 1, true);
+  await rejects(iq.openArchive(split), 'unsupported', /multi-disk/);
+  const zip64 = zip.bytes.slice();
+  new DataView(zip64.buffer).setUint32(zip.entries[0].centralOffset + 24, 0xffffffff, true);
+  await rejects(iq.openArchive(zip64), 'unsupported', /ZIP64/);
+});
+
+// -- the text parsers from JS
+
+test('parseAnimationConfig: sarge, with cgame\'s rules applied', () => {
+  const cfg = iq.parseAnimationConfig(files.get(`${SARGE}/animation.cfg`), { name: 'animation.cfg' });
+  assert.equal(cfg.animations.length, 33);
+  assert.equal(cfg.tableEntries, 25);
+  assert.equal(cfg.legsSkip, 63);
+  assert.equal(cfg.sex, 'm');
+  const run = cfg.animations.find((a) => a.name === 'LEGS_RUN');
+  assert.deepEqual({ ...run }, {
+    name: 'LEGS_RUN', index: 15, part: 'legs', firstFrame: 173 - 63, frameCount: 9, loopFrames: 9, fps: 15,
+    frameLerp: 66, reversed: false, fromFile: true, line: 27, loop: true, duration: 0.594,
+  });
+  const backwalk = cfg.animations.find((a) => a.name === 'LEGS_BACKWALK');
+  assert.equal(backwalk.firstFrame, 161 - 63);
+  assert.equal(backwalk.reversed, true);
+  assert.equal(backwalk.fromFile, false);
+  const getflag = cfg.animations.find((a) => a.name === 'TORSO_GETFLAG');
+  assert.equal(getflag.part, 'torso');
+  assert.equal(getflag.firstFrame, 90);
+  assert.equal(cfg.animations.find((a) => a.name === 'BOTH_DEAD3').part, 'both');
+});
+
+test('parseAnimationConfig and parseSkin report errors with line and column, and warnings', () => {
+  assert.throws(() => iq.parseAnimationConfig('sex m\nfootsteps boot\n0 1 0 x', { name: 'a.cfg' }),
+    (e) => e.code === 'syntax' && e.line === 3 && e.column === 7 && e.file === 'a.cfg' && /BOTH_DEATH1 frames per second/.test(e.message));
+  assert.throws(() => iq.parseAnimationConfig('0 1 0 10\n'.repeat(24)), (e) => e.code === 'bad_animation' && /LEGS_TURN/.test(e.message));
+  assert.throws(() => iq.parseAnimationConfig(' '.repeat(19999)), (e) => e.code === 'limit');
+  const warned = iq.parseAnimationConfig('bogus word\n' + '0 1 0 10\n'.repeat(25));
+  assert.equal(warned.warnings.length, 1);
+  assert.match(warned.warnings[0].message, /bogus/);
+  const skin = iq.parseSkin('U_Torso,"models/x y.tga"\ntag_head,\nh_head,a.tga');
+  assert.deepEqual(skin.surfaces.map((s) => [s.name, s.shader, s.line]), [['u_torso', 'models/x y.tga', 1], ['h_head', 'a.tga', 3]]);
+  assert.throws(() => iq.parseSkin('a,"b'), (e) => e.code === 'syntax' && e.line === 1 && e.column === 3);
+  assert.throws(() => iq.parseSkin(42), (e) => e.code === 'invalid_argument');
+});
+
+test('every byte of an archive patched: opening and reading give data or an InterquakeError, nothing else', async () => {
+  const zip = buildZip([
+    { name: 'models/players/x/lower.md3', data: 'lower lower lower lower lower', deflate: true },
+    { name: 'models/players/x/upper.md3', data: 'upper' },
+  ]);
+  let opened = 0;
+  for (let i = 0; i < zip.bytes.length; i++) {
+    for (const value of [0x00, 0xff, (zip.bytes[i] + 1) & 0xff]) {
+      const bad = zip.bytes.slice();
+      bad[i] = value;
+      let archive;
+      try {
+        archive = await iq.openArchive(bad);
+      } catch (e) {
+        assert.ok(e instanceof InterquakeError, `byte ${i} = ${value}: ${e}`);
+        continue;
+      }
+      opened++;
+      for (const path of archive.files) {
+        try {
+          const data = archive.read(path);
+          assert.ok(data instanceof Uint8Array && data.length === archive.entry(path).size);
+        } catch (e) {
+          assert.ok(e instanceof InterquakeError, `byte ${i} = ${value}, ${path}: ${e}`);
+        }
+      }
+    }
+  }
+  assert.ok(opened > 0);
+});

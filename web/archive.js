@@ -1,0 +1,294 @@
+// .pk3 / .zip archives: the central directory is read and checked by the C core
+// (src/iq_zip.c: bounds, ZIP64/multi-disk refusal, zip-bomb limits); entries are
+// inflated here with fflate (loaded on first need, so stored-only archives and
+// pages that never open an archive do not pay for it) and checked against their
+// CRC-32. Paths match case-insensitively with '\' read as '/', as Quake 3 does.
+
+import { InterquakeError } from './interquake.js';
+
+const ENTRY_SIZE = 32; // iq_zip_entry, fixed by static asserts in src/iq_wasm.c
+const LOCAL_HEADER_SIZE = 30;
+const END_SEARCH = 22 + 65535; // the end record and the longest comment
+const METHOD_NAMES = {
+  1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'lzma', 93: 'zstd', 95: 'xz', 98: 'ppmd', 99: 'AES',
+};
+const INFLATE_STEP = 65536; // compressed bytes per fflate push: one step outputs at most ~66 MiB, then a liar is stopped
+const MODEL_EXTENSIONS = /\.(iqm|iqe|md3)$/i;
+const PLAYER_PART = /^(lower|upper|head)(?:_(\d+))?\.(md3|iqm)$/i;
+const PLAYER_SKIN = /^(lower|upper|head)_(.+)\.skin$/i;
+
+/** A game path for matching: '\' -> '/', no leading './' or '/', no doubled slashes. */
+export function normalizePath(path) {
+  return String(path).replace(/\\/g, '/').replace(/\/{2,}/g, '/').replace(/^(\.\/|\/)+/, '');
+}
+/** The key a path is matched by (case-insensitive). */
+export const pathKey = (path) => normalizePath(path).toLowerCase();
+
+let crcTables = null;
+/** CRC-32 (IEEE 802.3, the zip one) of bytes; four bytes a step ("slicing by 4"). */
+export function crc32(bytes) {
+  if (!crcTables) {
+    crcTables = [0, 1, 2, 3].map(() => new Uint32Array(256));
+    const [t0, t1, t2, t3] = crcTables;
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      t0[n] = c >>> 0;
+    }
+    for (let n = 0; n < 256; n++) {
+      t1[n] = (t0[t0[n] & 0xff] ^ (t0[n] >>> 8)) >>> 0;
+      t2[n] = (t0[t1[n] & 0xff] ^ (t1[n] >>> 8)) >>> 0;
+      t3[n] = (t0[t2[n] & 0xff] ^ (t2[n] >>> 8)) >>> 0;
+    }
+  }
+  const [t0, t1, t2, t3] = crcTables;
+  let c = 0xffffffff;
+  const n = bytes.length;
+  const whole = n - (n & 3);
+  let i = 0;
+  for (; i < whole; i += 4) {
+    c ^= bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
+    c = t3[c & 0xff] ^ t2[(c >>> 8) & 0xff] ^ t1[(c >>> 16) & 0xff] ^ t0[c >>> 24];
+  }
+  for (; i < n; i++) c = t0[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function asBytes(bytes, what, file) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new InterquakeError('invalid_argument', `${what} takes a Uint8Array, an ArrayBuffer or a Blob`, { file });
+}
+
+async function loadInflater(given) {
+  if (given) return given;
+  if (globalThis.fflate && globalThis.fflate.Inflate) return globalThis.fflate; // fflate's UMD build in a <script>
+  try {
+    return await import('fflate');
+  } catch (err) {
+    throw new InterquakeError('unavailable',
+      `deflated archive entries need the 'fflate' package (npm install fflate, or map it in an import map): ${err.message}`);
+  }
+}
+
+/** Opens a zip/pk3. See Interquake.openArchive. */
+export async function openArchive(lib, bytes, options = {}) {
+  const name = options.name ?? (typeof File !== 'undefined' && bytes instanceof File ? bytes.name : undefined);
+  // a Blob or File (a dropped .pk3) is read here: this call is async anyway
+  if (typeof Blob !== 'undefined' && bytes instanceof Blob) bytes = new Uint8Array(await bytes.arrayBuffer());
+  const input = asBytes(bytes, 'openArchive()', name);
+  const e = lib._exports;
+  const limits = [options.maxTotalSize || 0, options.maxEntries || 0, options.maxNameLength || 0, options.maxRatio || 0];
+  // Only the end record, the directory and the local headers go into the WASM heap, never
+  // the whole archive: the heap never grows to an archive's size.
+  const heapCopy = (bytes) => {
+    const ptr = e.iq_wasm_alloc(bytes.length);
+    if (!ptr) throw new InterquakeError('out_of_memory', `no memory for ${bytes.length} bytes of ${name || 'the archive'}`, { file: name });
+    new Uint8Array(lib._heap, ptr, bytes.length).set(bytes);
+    return ptr;
+  };
+  const withCopy = (bytes, fn) => {
+    const ptr = heapCopy(bytes);
+    try {
+      return fn(ptr);
+    } finally {
+      e.iq_wasm_free(ptr);
+    }
+  };
+  const tail = input.subarray(Math.max(0, input.length - END_SEARCH));
+  const dirPtr = withCopy(tail, (ptr) => e.iq_wasm_zip_find_directory(ptr, tail.length, input.length, ...limits));
+  if (!dirPtr) throw lib._lastError(name);
+  const dv = new DataView(lib._heap, dirPtr, 40);
+  const dirOffset = Number(dv.getBigUint64(8, true));
+  const dirSize = Number(dv.getBigUint64(16, true));
+  const dirDescription = new Uint8Array(lib._heap, dirPtr, 40).slice(); // the next C call may reuse the slot
+  let entries;
+  const warnings = [];
+  const zip = withCopy(input.subarray(dirOffset, dirOffset + dirSize), (dirBytes) =>
+    withCopy(dirDescription, (desc) => e.iq_wasm_zip_read_directory(dirBytes, desc, ...limits)));
+  if (!zip) throw lib._lastError(name);
+  try {
+    const count = new Uint32Array(lib._heap, zip, 1)[0];
+    const table = new Uint32Array(lib._heap, zip + 4, 1)[0];
+    // the first 30 bytes of every local header, in entry order (C checked they lie before the directory)
+    const headers = new Uint8Array(count * LOCAL_HEADER_SIZE);
+    const local = new DataView(lib._heap, table, count * ENTRY_SIZE);
+    for (let i = 0; i < count; i++) {
+      const at = local.getUint32(i * ENTRY_SIZE + 28, true);
+      headers.set(input.subarray(at, at + LOCAL_HEADER_SIZE), i * LOCAL_HEADER_SIZE);
+    }
+    if (!withCopy(headers, (ptr) => e.iq_wasm_zip_check_local_headers(zip, ptr, headers.length))) throw lib._lastError(name);
+    const view = new DataView(lib._heap, table, count * ENTRY_SIZE);
+    entries = [];
+    for (let i = 0; i < count; i++) {
+      const at = i * ENTRY_SIZE;
+      const nameOffset = view.getUint32(at, true);
+      const nameLength = view.getUint32(at + 4, true);
+      entries.push({
+        rawName: input.subarray(nameOffset, nameOffset + nameLength),
+        dataOffset: view.getUint32(at + 8, true),
+        compressedSize: view.getUint32(at + 12, true),
+        size: view.getUint32(at + 16, true),
+        crc32: view.getUint32(at + 20, true),
+        method: view.getUint16(at + 24, true),
+        flags: view.getUint16(at + 26, true),
+      });
+    }
+    if (new Uint32Array(lib._heap, zip + 16, 1)[0]) warnings.push({ code: 'ignored_data', message: lib._string(zip + 20) });
+  } finally {
+    e.iq_wasm_zip_free(zip);
+  }
+  const needsInflate = entries.some((entry) => entry.method === 8);
+  const inflater = needsInflate ? await loadInflater(options.fflate) : null;
+  return new Archive(input, entries, warnings, inflater, name);
+}
+
+const utf8 = new TextDecoder('utf-8');
+const latin1 = new TextDecoder('latin1');
+
+export class Archive {
+  constructor(bytes, entries, warnings, inflater, name) {
+    this.name = name;
+    this.warnings = warnings;
+    this._bytes = bytes;
+    this._inflater = inflater;
+    this._index = new Map();
+    const duplicates = [];
+    for (const entry of entries) {
+      // bit 11: the name is UTF-8; otherwise code page 437, read as Latin-1 (exact for ASCII)
+      const path = normalizePath((entry.flags & 0x800 ? utf8 : latin1).decode(entry.rawName));
+      delete entry.rawName;
+      entry.path = path;
+      if (path.endsWith('/')) continue; // a folder
+      const key = path.toLowerCase();
+      if (this._index.has(key)) duplicates.push(path);
+      this._index.set(key, entry); // the last one wins, as in Quake 3's pk3 hash chains
+    }
+    if (duplicates.length) {
+      this.warnings.push({
+        code: 'repaired',
+        message: `${duplicates.length} path(s) appear more than once (${duplicates.slice(0, 3).join(', ')}); the last copy is used`,
+      });
+    }
+    /** Every file's path, '/'-separated, in directory order (folders left out). */
+    this.files = [...this._index.values()].map((entry) => entry.path);
+    /** Every .iqm, .iqe and .md3 inside. */
+    this.models = this.files.filter((path) => MODEL_EXTENSIONS.test(path));
+    /** Quake 3 players: folders holding lower and upper models. */
+    this.players = findPlayers(this.files);
+  }
+
+  /** True when the archive holds path (case-insensitive, '\' or '/'). */
+  has(path) {
+    return this._index.has(pathKey(path));
+  }
+
+  /** Directory information for path, or null. */
+  entry(path) {
+    const e = this._index.get(pathKey(path));
+    return e ? { path: e.path, size: e.size, compressedSize: e.compressedSize, method: e.method, crc32: e.crc32 } : null;
+  }
+
+  /**
+   * The bytes of path (a fresh copy), or null when the archive has no such file. Throws an
+   * InterquakeError when the entry cannot be read: 'unsupported' (method or encryption),
+   * 'bad_deflate', 'limit' (inflates past its declared size), 'bad_checksum'.
+   */
+  read(path) {
+    const e = this._index.get(pathKey(path));
+    if (!e) return null;
+    const file = e.path;
+    if (e.flags & 1) throw new InterquakeError('unsupported', `${file}: the entry is encrypted`, { file });
+    const data = this._bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize);
+    let out;
+    if (e.method === 0) out = data.slice();
+    else if (e.method === 8) out = inflateEntry(this._inflater, data, e.size, file);
+    else {
+      const method = METHOD_NAMES[e.method] ? ` (${METHOD_NAMES[e.method]})` : '';
+      throw new InterquakeError('unsupported',
+        `${file}: compression method ${e.method}${method}; only stored (0) and deflate (8) are read`, { file });
+    }
+    const crc = crc32(out);
+    if (crc !== e.crc32) {
+      throw new InterquakeError('bad_checksum',
+        `${file}: CRC-32 0x${crc.toString(16).padStart(8, '0')} of the data, the directory says 0x${e.crc32.toString(16).padStart(8, '0')}`,
+        { file });
+    }
+    return out;
+  }
+}
+
+// Inflates into a buffer of exactly the declared size, a slice at a time, and
+// stops as soon as the stream produces more: a lying entry cannot make us
+// allocate or work much more than its declared size allows (one step past it).
+function inflateEntry(fflate, data, size, file) {
+  const out = new Uint8Array(size);
+  if (size === 0 && data.length === 0) return out;
+  let at = 0;
+  let done = false;
+  const inflater = new fflate.Inflate((chunk, final) => {
+    if (at + chunk.length > size) {
+      throw new InterquakeError('limit', `${file}: inflates past its declared ${size} bytes (a zip bomb?)`, { file });
+    }
+    out.set(chunk, at);
+    at += chunk.length;
+    if (final) done = true;
+  });
+  try {
+    if (data.length === 0) inflater.push(data, true);
+    for (let i = 0; i < data.length && !done; i += INFLATE_STEP) {
+      inflater.push(data.subarray(i, i + INFLATE_STEP), i + INFLATE_STEP >= data.length);
+    }
+  } catch (err) {
+    if (err instanceof InterquakeError) throw err;
+    throw new InterquakeError('bad_deflate', `${file}: the deflate data is corrupt (${err.message})`, { file });
+  }
+  if (at !== size) {
+    throw new InterquakeError('bad_deflate', `${file}: inflated to ${at} bytes, the directory says ${size}`, { file });
+  }
+  return out;
+}
+
+const SKIN_ORDER = ['default', 'red', 'blue'];
+/** Skin names in the order a picker shows them: default, red, blue, then the rest alphabetically. */
+export function sortSkins(names) {
+  const rank = (n) => (SKIN_ORDER.includes(n) ? SKIN_ORDER.indexOf(n) : SKIN_ORDER.length);
+  return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Players among paths: { path, name, skins, lods } for each folder with lower and upper models. */
+export function findPlayers(paths) {
+  const folders = new Map();
+  for (const path of paths) {
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? '' : path.slice(0, slash);
+    const base = path.slice(slash + 1);
+    const key = folder.toLowerCase();
+    let info = folders.get(key);
+    const part = PLAYER_PART.exec(base);
+    const skin = PLAYER_SKIN.exec(base);
+    if (!part && !skin) continue;
+    if (!info) folders.set(key, (info = { path: folder, parts: new Map(), skins: [] }));
+    if (part) {
+      const lod = part[2] ? Number(part[2]) : 0;
+      if (!info.parts.has(lod)) info.parts.set(lod, new Set());
+      info.parts.get(lod).add(part[1].toLowerCase());
+    } else {
+      info.skins.push(skin[2].toLowerCase());
+    }
+  }
+  const players = [];
+  for (const info of folders.values()) {
+    const base = info.parts.get(0);
+    if (!base || !base.has('lower') || !base.has('upper')) continue;
+    const lods = [...info.parts.keys()].filter((lod) => info.parts.get(lod).size === 3 || lod === 0).sort((a, b) => a - b);
+    players.push({
+      path: info.path,
+      name: info.path.slice(info.path.lastIndexOf('/') + 1),
+      skins: sortSkins(info.skins),
+      lods,
+    });
+  }
+  return players.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
