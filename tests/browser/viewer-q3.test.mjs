@@ -166,3 +166,25 @@ test('the viewer page opens a .pk3 URL from ?src= with the player options as par
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
+
+test('the lod attribute reloads the player from its _1/_2 files, keeping the animations', { timeout: 120000 }, async () => {
+  const page = await sargePage('iq-sarge-lod.html', 'legs-animation="LEGS_WALK"');
+  const r = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    const before = { vertices: v.info.vertices, legs: v._trackFor('legs').animation.name };
+    const loaded = new Promise((done) => {
+      const check = () => (v.info.vertices !== before.vertices ? done() : setTimeout(check, 20));
+      check();
+    });
+    v.lod = 2;
+    await loaded;
+    v.renderFrame(0);
+    return { before, after: { vertices: v.info.vertices, legs: v._trackFor('legs').animation.name }, pixels: (await iqPixels(v)).count };
+  });
+  assert.equal(r.before.legs, 'LEGS_WALK');
+  assert.ok(r.after.vertices < r.before.vertices / 2, `LOD 2 has far fewer vertices (${r.before.vertices} -> ${r.after.vertices})`);
+  assert.equal(r.after.legs, 'LEGS_WALK', 'the legs keep their animation');
+  assert.ok(r.pixels > 1000, 'and it is drawn');
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
