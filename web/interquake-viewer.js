@@ -613,6 +613,11 @@ export class InterquakeViewerElement extends HTMLElement {
     for (const part of content.parts) {
       const list = surfaces[part.partName] ?? [];
       const old = part.textures;
+      // What the info panel names as each surface's material: the skin's choice, not the MD3's leftover.
+      part.materials = part.model.meshes.map((mesh, i) => {
+        const surface = list.find((s) => s.mesh === i);
+        return surface?.texture || surface?.shader || mesh.material;
+      });
       part.textures = await Promise.all(part.model.meshes.map(async (mesh, i) => {
         const surface = list.find((s) => s.mesh === i);
         if (!surface?.texture) {
@@ -1443,7 +1448,7 @@ export function summarize(content) {
     vertices: sum((m) => m.vertexCount),
     triangles: sum((m) => m.triangleCount),
     meshes: content.parts.flatMap((p) => p.model.meshes.map((m, i) => ({
-      name: m.name, material: m.shaders?.[0] ?? m.material, part: p.name,
+      name: p.partName ? `${p.partName}: ${m.name}` : m.name, material: p.materials?.[i] ?? m.shaders?.[0] ?? m.material, part: p.name,
       texture: p.textures[i] === PLACEHOLDER ? 'missing' : p.textures[i] ? 'loaded' : 'none',
     }))),
     joints: sum((m) => m.joints.length),
