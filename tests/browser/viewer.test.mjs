@@ -321,3 +321,26 @@ test('the one-file bundle (interquake-viewer.min.js) is all the JS a page needs'
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
+
+test('a JPEG found under the material\'s name with another extension textures the model', { timeout: 120000 }, async () => {
+  const page = await elementPage(browser, 'iq-jpeg.html', '<interquake-viewer style="width:160px;height:160px"></interquake-viewer>');
+  await installPixelTools(page);
+  const r = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    // A plain blue JPEG made by the browser, offered as critter.jpg for the material critter.png.
+    const canvas = new OffscreenCanvas(32, 32);
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#2050ff';
+    g.fillRect(0, 0, 32, 32);
+    const jpeg = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.95 })).arrayBuffer());
+    const model = new Uint8Array(await (await fetch('demo/critter.iqm')).arrayBuffer());
+    await v.load({ 'critter.iqm': model, 'critter.jpg': jpeg });
+    v.renderFrame(0);
+    return { textures: v.info.meshes.map((m) => m.texture), missing: v.missingFiles, p: await iqPixels(v) };
+  });
+  assert.deepEqual(r.textures, ['loaded', 'none']);
+  assert.deepEqual(r.missing, []);
+  assert.ok(r.p.mean[2] > r.p.mean[0] + 30, `the fur is now blue (mean ${r.p.mean})`);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
