@@ -7,6 +7,8 @@
 #   ./build.sh test       setup + build + every test (what `npm test` runs)
 #   ./build.sh fuzz [S]   build the libFuzzer harnesses and run each for S seconds (default 60)
 #   ./build.sh size       print the gzip size of what a page downloads
+#   ./build.sh web        the WASM, the viewer's demo model (web/demo/, from tools/make-demo.mjs) and
+#                         the one-file viewer bundle (web/interquake-viewer.min.js, esbuild)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -74,6 +76,27 @@ build_wasm() {
     -sMALLOC=emmalloc -sFILESYSTEM=0 -sTOTAL_STACK=1048576 -o "$out"
 }
 
+# The viewer's built-in demo model, regenerated when its generator (or the IQM writer it uses) changes.
+build_demo() {
+  if stale web/demo/critter.iqm tools/make-demo.mjs tests/js/lib/iqm-build.mjs; then
+    log "node tools/make-demo.mjs -> web/demo/"
+    node tools/make-demo.mjs >&2
+  fi
+}
+
+# The element as one minified file (web/interquake-viewer.min.js: the element, renderer, UI and JS
+# API bundled by esbuild; it loads interquake.wasm from beside itself). Needs the npm packages.
+build_viewer_bundle() {
+  local out=web/interquake-viewer.min.js
+  mapfile -t modules < <(ls web/*.js | grep -v '\.min\.js$')
+  if ! stale "$out" "${modules[@]}" build.sh; then return 0; fi
+  if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
+  log "esbuild -> $out"
+  # node: and fflate imports stay dynamic: the first only runs in Node, the second is optional.
+  node_modules/.bin/esbuild web/interquake-viewer.js --bundle --minify --format=esm --log-level=warning \
+    --external:node:fs/promises --external:fflate --legal-comments=none --outfile="$out"
+}
+
 NATIVE_DIR=build/native
 SAN_FLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
@@ -128,6 +151,8 @@ run_fuzz() { # run_fuzz SECONDS
 run_tests() {
   ensure_test_tools
   build_wasm
+  build_demo
+  build_viewer_bundle
   build_native
   local failed=0 t
   log "native C tests (ASan + UBSan)"
@@ -146,15 +171,36 @@ size_report() {
   for f in web/interquake.wasm web/interquake.js "$@"; do
     [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   done
+  # What a page embedding <interquake-viewer> downloads, each file gzipped as a server sends it:
+  # the modules as they are in web/ (the element, its renderer and UI, the JS API), or the one
+  # minified bundle; plus the WASM.
+  build_viewer_bundle
+  local raw=0 gz=0
+  mapfile -t modules < <(ls web/*.js | grep -v '\.min\.js$')
+  for f in "${modules[@]}" web/interquake.wasm; do
+    raw=$((raw + $(wc -c < "$f"))); gz=$((gz + $(gzip -9c "$f" | wc -c)))
+  done
+  printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> as modules (${#modules[@]} + wasm)" "$raw" "$gz"
+  f=web/interquake-viewer.min.js
+  if [ -f "$f" ]; then
+    printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+    printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> as bundle + wasm" \
+      "$(( $(wc -c < "$f") + $(wc -c < web/interquake.wasm) ))" "$(( $(gzip -9c "$f" | wc -c) + $(gzip -9c web/interquake.wasm | wc -c) ))"
+  fi
+  # Fetched only when a deflated .pk3/.zip is opened.
+  f=node_modules/fflate/umd/index.js
+  [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "+ fflate (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  return 0
 }
 
 case "${1:-all}" in
-  all) build_wasm; build_native ;;
+  all) build_wasm; build_demo; build_viewer_bundle; build_native ;;
   wasm) build_wasm ;;
   native) build_native ;;
   setup) ensure_test_tools ;;
   test) run_tests ;;
   fuzz) run_fuzz "${2:-60}" ;;
   size) shift; size_report "$@" ;;
-  *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [seconds]|size]" >&2; exit 2 ;;
+  web) build_wasm; build_demo; build_viewer_bundle ;;
+  *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [seconds]|size|web]" >&2; exit 2 ;;
 esac

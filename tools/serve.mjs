@@ -1,5 +1,6 @@
 // A dependency-free static server for web/ (npm start). PORT overrides 8080.
-// /corpus/ maps to ../shared/corpus when it exists, so the page can open real models during development.
+// /corpus/ maps to ../shared/corpus when it exists, so the page can open real models during development;
+// /node_modules/fflate/ to the npm package the viewer inflates .pk3 archives with.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -7,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(fileURLToPath(new URL('../web/', import.meta.url)));
 const corpus = resolve(fileURLToPath(new URL('../../shared/corpus/', import.meta.url)));
+// The viewer opens .pk3 files with the fflate package: served where a deployed page would find it.
+const fflate = resolve(fileURLToPath(new URL('../node_modules/fflate/', import.meta.url)));
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png',
@@ -22,7 +25,9 @@ function inside(base, urlPath) {
 export function startServer(port = Number(process.env.PORT) || 8080, host = '127.0.0.1') {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
-    let path = url.pathname.startsWith('/corpus/') ? inside(corpus, url.pathname.slice(8)) : inside(root, url.pathname);
+    let path = url.pathname.startsWith('/corpus/') ? inside(corpus, url.pathname.slice(8))
+      : url.pathname.startsWith('/node_modules/fflate/') ? inside(fflate, url.pathname.slice(21))
+        : inside(root, url.pathname);
     try {
       if (!path) throw new Error('outside');
       if ((await stat(path)).isDirectory()) path = join(path, 'index.html');

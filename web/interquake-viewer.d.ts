@@ -1,0 +1,125 @@
+// Type declarations for the <interquake-viewer> element (web/interquake-viewer.js). See docs/VIEWER.md.
+
+export type LoopMode = 'repeat' | 'once' | 'pingpong';
+export type ShowFlag = 'wireframe' | 'skeleton' | 'tags' | 'bounds' | 'normals' | 'grid';
+export type AnimationPart = 'both' | 'legs' | 'torso';
+
+/** Anything load() accepts. */
+export type ViewerSource =
+  | string | URL
+  | Blob | File
+  | FileList | File[]
+  | { [path: string]: Uint8Array | ArrayBuffer | ArrayBufferView | Blob };
+
+export interface ViewerAnimation {
+  name: string;
+  /** 'both' for IQM/IQE/MD3 and Quake 3 BOTH_*; 'legs' or 'torso' for Quake 3 LEGS_* / TORSO_*. */
+  part: AnimationPart;
+  firstFrame: number;
+  frameCount: number;
+  fps: number;
+  /** false when the data says it plays once (Quake 3 animation.cfg looping count 0). */
+  loop: boolean;
+  /** seconds: frameCount / fps */
+  duration: number;
+}
+
+export interface ViewerWarning { code: string; message: string; file?: string }
+
+/** The report in the `load` event, `info` and the info panel. */
+export interface ViewerInfo {
+  format: 'iqm' | 'iqe' | 'md3';
+  name: string;
+  vertices: number;
+  triangles: number;
+  meshes: { name: string; material: string; part: string; texture: 'loaded' | 'missing' | 'none' }[];
+  joints: number;
+  jointNames: string[];
+  frames: number;
+  animations: ViewerAnimation[];
+  tags: string[];
+  skins: string[];
+  missingFiles: string[];
+  warnings: ViewerWarning[];
+}
+
+export interface ViewerEventMap {
+  load: CustomEvent<{ format: string; info: ViewerInfo; summary: ViewerInfo; missingFiles: string[]; warnings: ViewerWarning[] }>;
+  error: CustomEvent<{ code: string; message: string; file?: string }>;
+  progress: CustomEvent<{ totalProgress: number }>;
+  play: CustomEvent<{}>;
+  pause: CustomEvent<{}>;
+  timeupdate: CustomEvent<{ time: number; frame: number; part: AnimationPart }>;
+  loop: CustomEvent<{ animation: string; part: AnimationPart; count: number }>;
+  finished: CustomEvent<{ animation: string; part: AnimationPart }>;
+  'animation-change': CustomEvent<{ animation: string; part: AnimationPart; previous: string | null }>;
+  'skin-change': CustomEvent<{ skin: string }>;
+  'camera-change': CustomEvent<{ source: 'user-interaction' }>;
+  'context-lost': CustomEvent<{}>;
+  'context-restored': CustomEvent<{}>;
+}
+
+export class InterquakeViewerElement extends HTMLElement {
+  // attributes as properties
+  src: string | null;
+  skin: string | null;
+  lod: number;
+  animationName: string | null;
+  autoplay: boolean;
+  /** Playback speed; negative plays backwards. */
+  timeScale: number;
+  /** null: repeat, except animations the data marks as playing once. */
+  loop: LoopMode | null;
+  interpolate: boolean;
+  cameraControls: boolean;
+  autoRotate: boolean;
+  /** A CSS colour or 'transparent'. */
+  background: string | null;
+  show: Set<ShowFlag>;
+  controls: 'none' | 'minimal' | 'full';
+
+  // state
+  readonly loaded: boolean;
+  readonly format: 'iqm' | 'iqe' | 'md3' | null;
+  readonly info: ViewerInfo | null;
+  readonly availableAnimations: ViewerAnimation[];
+  readonly availableSkins: string[];
+  readonly availableLods: number[];
+  readonly tags: string[];
+  readonly missingFiles: string[];
+  readonly warnings: ViewerWarning[];
+  readonly paused: boolean;
+  readonly duration: number;
+  readonly frameCount: number;
+  currentTime: number;
+  currentFrame: number;
+
+  load(source: ViewerSource, options?: { format?: 'auto' | 'iqm' | 'iqe' | 'md3'; name?: string }): Promise<void>;
+  play(options?: { repetitions?: number; pingpong?: boolean }): void;
+  pause(): void;
+  seek(seconds: number): void;
+  seekFrame(frame: number, options?: { part?: AnimationPart }): void;
+  step(frames?: number): void;
+  setAnimation(name: string, options?: { part?: AnimationPart; crossfade?: number }): void;
+  setSkin(name: string): Promise<void>;
+  toBlob(options?: { mimeType?: string; qualityArgument?: number; frame?: number }): Promise<Blob>;
+  toDataURL(mimeType?: string, quality?: number): string;
+  /** Deterministic picture: pauses, pins `frame` (of `animation`), draws synchronously. */
+  renderFrame(frame: number, options?: { animation?: string; part?: AnimationPart }): void;
+  updateFraming(): void;
+  dispose(): void;
+
+  addEventListener<K extends keyof ViewerEventMap>(type: K, listener: (event: ViewerEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+export class ViewerError extends Error {
+  readonly code: string;
+  readonly file?: string;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'interquake-viewer': InterquakeViewerElement;
+  }
+}

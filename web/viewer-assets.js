@@ -1,0 +1,223 @@
+// Where the viewer's files come from and how a path inside a model finds one.
+//
+// A FileSet answers "give me the bytes of this path" for every kind of input: a URL (companions are
+// fetched next to the model), dropped files and folders, a { path: bytes } object, or an archive.
+// Quake paths are matched the way the game matches them: case-insensitive, backslashes as slashes,
+// and, because people drop a folder from anywhere inside their game tree, by the longest tail that
+// matches (models/players/sarge/band.tga finds sarge/band.tga or band.tga). Textures also try the
+// other extensions a game would (.tga, .jpg, .png).
+
+export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
+export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
+const IMAGE_EXTENSIONS = ['tga', 'png', 'jpg', 'jpeg'];
+
+/** Lower case, forward slashes, no leading ./ or /. */
+export function normalizePath(path) {
+  return String(path).replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '').toLowerCase();
+}
+
+export const extensionOf = (path) => {
+  const m = /\.([a-z0-9]+)$/i.exec(path);
+  return m ? m[1].toLowerCase() : '';
+};
+const withoutExtension = (path) => path.replace(/\.[a-z0-9]+$/i, '');
+const dirOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
+
+/** Bytes as a Uint8Array from anything file-like. */
+export async function toBytes(value) {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return new Uint8Array(await value.arrayBuffer());
+  throw new TypeError('expected bytes (Uint8Array, ArrayBuffer) or a Blob');
+}
+
+export class FileSet {
+  /** entries: Map of normalized path -> { name (as given), read(): Promise<Uint8Array> }. */
+  constructor(entries = new Map(), { baseUrl = null, fetcher = null } = {}) {
+    this.entries = entries;
+    this.baseUrl = baseUrl;       // URL mode: unknown paths are fetched relative to this
+    this._fetcher = fetcher;
+    this._cache = new Map();
+  }
+
+  /** Files from a picker or a drop (File objects; webkitRelativePath or a relativePath property keeps folders). */
+  static fromFiles(files) {
+    const entries = new Map();
+    for (const file of files) {
+      const name = file.relativePath || file.webkitRelativePath || file.name;
+      entries.set(normalizePath(name), { name, read: async () => new Uint8Array(await file.arrayBuffer()) });
+    }
+    return new FileSet(entries);
+  }
+
+  /** { 'models/players/sarge/lower.md3': bytes, ... } */
+  static fromObject(object) {
+    const entries = new Map();
+    for (const [name, value] of Object.entries(object)) {
+      entries.set(normalizePath(name), { name, read: () => toBytes(value) });
+    }
+    return new FileSet(entries);
+  }
+
+  /**
+   * Companion files fetched next to `url` (one request per path tried, remembered). Game paths
+   * (models/..., textures/...) are also tried from `gameRoot`: given, or the part of the URL before
+   * its models/ folder, as a game's data folder is laid out.
+   */
+  static fromUrl(url, fetcher, gameRoot = null) {
+    const set = new FileSet(new Map(), { baseUrl: new URL('.', url).href, fetcher });
+    const at = set.baseUrl.toLowerCase().lastIndexOf('/models/');
+    set.gameRoot = gameRoot ? new URL(gameRoot, url).href : at >= 0 ? set.baseUrl.slice(0, at + 1) : null;
+    return set;
+  }
+
+  /** Every known path (not those a URL set could still fetch). */
+  list() {
+    return [...this.entries.keys()];
+  }
+
+  /** The entry for `path` by exact or longest-tail match, or null. */
+  find(path) {
+    const wanted = normalizePath(path);
+    if (this.entries.has(wanted)) return wanted;
+    const parts = wanted.split('/');
+    for (let skip = 0; skip < parts.length; skip++) {
+      const tail = parts.slice(skip).join('/');
+      for (const key of this.entries.keys()) {
+        if (key === tail || key.endsWith(`/${tail}`)) return key;
+      }
+    }
+    return null;
+  }
+
+  /** Bytes of `path`, or null when it cannot be found. `relativeTo`: the model's own path. */
+  async read(path, relativeTo = '') {
+    const key = this.find(path) ?? (relativeTo ? this.find(dirOf(normalizePath(relativeTo)) + normalizePath(path)) : null);
+    if (key) return this.entries.get(key).read();
+    if (!this.baseUrl) return null;
+    // URL mode: the path from the game's root, next to the model, then its file name alone.
+    const clean = path.replace(/\\/g, '/').replace(/^\/+/, '');
+    const candidates = [clean, clean.split('/').pop()].map((c) => new URL(c, this.baseUrl).href);
+    if (this.gameRoot && clean.includes('/')) candidates.unshift(new URL(clean, this.gameRoot).href);
+    for (const url of [...new Set(candidates)]) {
+      if (!this._cache.has(url)) this._cache.set(url, this._fetcher(url).catch(() => null));
+      const bytes = await this._cache.get(url);
+      if (bytes) return bytes;
+    }
+    return null;
+  }
+
+  /**
+   * An image for a material or shader name: the name itself, then the same name with each image
+   * extension. Returns { path, bytes } or null.
+   */
+  async readImage(name, relativeTo = '') {
+    if (!name) return null;
+    const clean = name.replace(/\\/g, '/');
+    const base = withoutExtension(clean);
+    const tried = [clean, ...IMAGE_EXTENSIONS.map((e) => `${base}.${e}`)];
+    for (const path of [...new Set(tried)]) {
+      if (!IMAGE_EXTENSIONS.includes(extensionOf(path))) continue;
+      const bytes = await this.read(path, relativeTo);
+      if (bytes) return { path, bytes };
+    }
+    return null;
+  }
+}
+
+/**
+ * A function mapping dropped paths to game paths, for a player found at `playerDir`:
+ * 'base/models/players/sarge/' strips 'base/'; 'players/sarge/' and 'sarge/' gain 'models/players/'
+ * in place of their parent; loose files ('' ) go to models/players/player/.
+ */
+export function rerootPlayerFiles(playerDir) {
+  const at = playerDir.lastIndexOf('models/players/');
+  if (at >= 0) {
+    const prefix = playerDir.slice(0, at);
+    return (key) => (key.startsWith(prefix) ? key.slice(prefix.length) : key);
+  }
+  if (!playerDir) return (key) => `models/players/player/${key}`;
+  const parent = playerDir.replace(/[^/]*\/$/, ''); // the folder that holds the player's folder
+  return (key) => (key.startsWith(parent) ? `models/players/${key.slice(parent.length)}` : key);
+}
+
+/** What kind of file these bytes are, by magic number first and then by name. */
+export function sniff(bytes, name = '') {
+  const ascii = (at, n) => String.fromCharCode(...bytes.subarray(at, at + n));
+  if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 3 && bytes[3] === 4) return 'archive';
+  if (bytes.length >= 16 && ascii(0, 16) === 'INTERQUAKEMODEL\0') return 'iqm';
+  if (bytes.length >= 4 && ascii(0, 4) === 'IDP3') return 'md3';
+  if (bytes.length >= 17 && ascii(0, 17) === '# Inter-Quake Exp') return 'iqe';
+  const ext = extensionOf(name);
+  if (ARCHIVE_EXTENSIONS.includes(ext)) return 'archive';
+  if (MODEL_EXTENSIONS.includes(ext)) return ext;
+  return 'unknown';
+}
+
+/** Decodes an image file to something WebGL takes: { width, height, data } or an ImageBitmap. */
+export async function decodeImage(iq, bytes, path) {
+  if (extensionOf(path) === 'tga' || !(isPng(bytes) || isJpeg(bytes))) {
+    if (typeof iq.decodeTGA !== 'function') throw new Error(`${path}: TGA decoding is not available in this build`);
+    return iq.decodeTGA(bytes, { name: path });
+  }
+  const blob = new Blob([bytes], { type: isPng(bytes) ? 'image/png' : 'image/jpeg' });
+  return createImageBitmap(blob, { imageOrientation: 'none', premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+}
+
+const isPng = (b) => b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
+const isJpeg = (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+
+/** fetch() with progress reports (0..1) and an error that names the URL. */
+export async function fetchBytes(url, onProgress = () => {}, init = {}) {
+  const response = await fetch(url, init);
+  if (!response.ok) {
+    const error = new Error(`could not fetch ${url}: HTTP ${response.status}`);
+    error.code = 'fetch_failed';
+    error.file = url;
+    throw error;
+  }
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (!response.body || !total) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    onProgress(1);
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const chunks = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    onProgress(Math.min(received / total, 1));
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) { bytes.set(chunk, at); at += chunk.length; }
+  onProgress(1);
+  return bytes;
+}
+
+/** Files of a drop, folders included (webkitGetAsEntry), with their relative paths. */
+export async function filesFromDataTransfer(dataTransfer) {
+  const entries = [...dataTransfer.items || []].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+  if (!entries.length) return [...dataTransfer.files];
+  const files = [];
+  const walk = async (entry, prefix) => {
+    if (entry.isFile) {
+      const file = await new Promise((done, fail) => entry.file(done, fail));
+      files.push(Object.assign(file, { relativePath: prefix + file.name }));
+    } else if (entry.isDirectory) {
+      const reader = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((done, fail) => reader.readEntries(done, fail));
+        if (!batch.length) break;
+        for (const child of batch) await walk(child, `${prefix}${entry.name}/`);
+      }
+    }
+  };
+  for (const entry of entries) await walk(entry, '');
+  return files;
+}

@@ -1,0 +1,252 @@
+// The element's built-in controls (controls="minimal" or "full"), inside its shadow root.
+// They only call the element's public methods and read its public state, so they double as a
+// check that the public API is enough to build a full viewer.
+
+import { LOOP_MODES } from './viewer-playback.js';
+
+const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
+const SPEEDS = [0.1, 0.25, 0.5, 1, 1.5, 2, 4];
+
+// Icons as inline SVG: glyphs like ▶ are missing from many fonts.
+const ICON = {
+  play: 'M4 2l10 6-10 6z',
+  pause: 'M3 2h3.5v12H3zM9.5 2H13v12H9.5z',
+  back: 'M3 2h2v12H3zM14 2L6 8l8 6z',
+  forward: 'M11 2h2v12h-2zM2 2l8 6-8 6z',
+};
+const icon = (name) => {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('width', '14');
+  svg.setAttribute('height', '14');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', ICON[name]);
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  return svg;
+};
+
+const STYLE = `
+.controls { background: var(--controls-background); color: #e8e8ea; padding: 6px 8px; display: flex; flex-direction: column; gap: 5px;
+  user-select: none; }
+.row { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
+.row.timeline-row { flex-wrap: nowrap; }
+button svg { display: block; }
+button, select { font: inherit; color: inherit; background: rgba(255,255,255,0.08); border: 1px solid rgba(255,255,255,0.18);
+  border-radius: 4px; padding: 2px 7px; min-height: 24px; cursor: pointer; }
+button:hover, select:hover { border-color: var(--accent-color); }
+button[aria-pressed="true"] { background: var(--accent-color); color: #111; }
+button:disabled, select:disabled { opacity: 0.4; cursor: default; }
+input[type=range] { flex: 1; min-width: 60px; accent-color: var(--accent-color); }
+label { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; }
+.frame { font-variant-numeric: tabular-nums; min-width: 9ch; text-align: right; opacity: 0.9; }
+.info { position: absolute; top: 8px; left: 8px; max-width: min(360px, 70%); max-height: calc(100% - 16px); overflow: auto;
+  background: var(--controls-background); color: #e8e8ea; padding: 8px 10px; border-radius: 6px; font-size: 12px; display: none; }
+.info.open { display: block; }
+.info h3 { margin: 8px 0 3px; font-size: 12px; color: var(--accent-color); }
+.info h3:first-child { margin-top: 0; }
+.info table { border-collapse: collapse; }
+.info td { padding: 0 8px 0 0; vertical-align: top; }
+.info ul { margin: 0; padding-left: 16px; }
+.info .warn { color: #ffb070; }
+.info .miss { color: #ff8080; }
+[hidden] { display: none !important; }
+`;
+
+/** Builds the controls for `viewer` in `stage`; returns { mode, update(rebuild), remove() }. */
+export function buildControls(viewer, mode, stage) {
+  const root = viewer.shadowRoot;
+  const style = el('style', {}, STYLE);
+  root.appendChild(style);
+  const full = mode === 'full';
+
+  const play = el('button', { part: 'play-button', title: 'Play / pause (space)', 'aria-label': 'Play' }, icon('play'));
+  const back = el('button', { title: 'Previous frame (←)', 'aria-label': 'Previous frame' }, icon('back'));
+  const forward = el('button', { title: 'Next frame (→)', 'aria-label': 'Next frame' }, icon('forward'));
+  const timeline = el('input', { type: 'range', min: '0', max: '0', step: '1', value: '0', part: 'timeline', 'aria-label': 'Frame' });
+  const frameLabel = el('span', { class: 'frame', part: 'frame-label' }, '0 / 0');
+  const timelineRow = el('div', { class: 'row timeline-row' }, play, back, forward, timeline, frameLabel);
+
+  const animation = select('animation-select', 'Animation');
+  const legs = select('legs-select', 'Legs animation');
+  const torso = select('torso-select', 'Torso animation');
+  const speed = select('speed-select', 'Speed');
+  for (const s of SPEEDS) speed.append(el('option', { value: String(s) }, `${s}×`));
+  const reverse = el('button', { title: 'Play backwards', 'aria-pressed': 'false', part: 'reverse-button' }, 'reverse');
+  const loop = select('loop-select', 'Loop mode');
+  for (const m of LOOP_MODES) loop.append(el('option', { value: m }, m));
+  const smooth = el('input', { type: 'checkbox', checked: '' });
+  const skin = select('skin-select', 'Skin');
+  const lod = select('lod-select', 'Level of detail');
+  const labelled = (text, control) => el('label', {}, text, control);
+  const animationLabel = labelled('Animation', animation);
+  const legsLabel = labelled('Legs', legs);
+  const torsoLabel = labelled('Torso', torso);
+  const skinLabel = labelled('Skin', skin);
+  const lodLabel = labelled('LOD', lod);
+  const playbackRow = el('div', { class: 'row' }, animationLabel, legsLabel, torsoLabel, labelled('Speed', speed), reverse,
+    labelled('Loop', loop), labelled('Smooth', smooth), skinLabel, lodLabel);
+
+  const toggles = SHOW_FLAGS.map((flag) => el('button', { 'aria-pressed': 'false', 'data-flag': flag, part: `toggle-${flag}` }, flag));
+  const infoButton = el('button', { 'aria-pressed': 'false', part: 'info-button' }, 'info');
+  const shot = el('button', { title: 'Save a PNG of the view', part: 'screenshot-button' }, 'screenshot');
+  const displayRow = el('div', { class: 'row' }, ...toggles, infoButton, shot);
+
+  const bar = el('div', { class: 'controls', part: 'controls' }, timelineRow);
+  if (full) bar.append(playbackRow, displayRow);
+  stage.appendChild(bar);
+  const info = el('div', { class: 'info', part: 'info' });
+  const view = root.querySelector('.view');
+  if (full) view.appendChild(info);
+
+  // -- wiring: every control calls the element's public API
+  play.addEventListener('click', () => (viewer.paused ? viewer.play() : viewer.pause()));
+  back.addEventListener('click', () => viewer.step(-1));
+  forward.addEventListener('click', () => viewer.step(1));
+  timeline.addEventListener('input', () => {
+    viewer.pause();
+    viewer.seekFrame(Number(timeline.value));
+  });
+  animation.addEventListener('change', () => viewer.setAnimation(animation.value));
+  legs.addEventListener('change', () => viewer.setAnimation(legs.value, { part: 'legs' }));
+  torso.addEventListener('change', () => viewer.setAnimation(torso.value, { part: 'torso' }));
+  speed.addEventListener('change', () => { viewer.timeScale = Math.sign(viewer.timeScale || 1) * Number(speed.value); });
+  reverse.addEventListener('click', () => { viewer.timeScale = -viewer.timeScale || -1; });
+  loop.addEventListener('change', () => { viewer.loop = loop.value; });
+  smooth.addEventListener('change', () => { viewer.interpolate = smooth.checked; });
+  skin.addEventListener('change', () => viewer.setSkin(skin.value).catch(() => {}));
+  lod.addEventListener('change', () => { viewer.lod = lod.value; });
+  for (const button of toggles) {
+    button.addEventListener('click', () => {
+      const show = viewer.show;
+      const flag = button.dataset.flag;
+      if (show.has(flag)) show.delete(flag); else show.add(flag);
+      viewer.show = show;
+      update();
+    });
+  }
+  infoButton.addEventListener('click', () => {
+    info.classList.toggle('open');
+    update(true);
+  });
+  shot.addEventListener('click', async () => {
+    const blob = await viewer.toBlob();
+    const a = el('a', { href: URL.createObjectURL(blob), download: `${(viewer.info?.name || 'interquake').split('/').pop().replace(/\.[^.]+$/, '')}.png` });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  });
+  const keys = (e) => {
+    if (e.target !== viewer && !root.contains(e.target)) return;
+    if (e.key === ' ') { e.preventDefault(); if (viewer.paused) viewer.play(); else viewer.pause(); }
+    else if (e.key === 'ArrowLeft') viewer.step(-1);
+    else if (e.key === 'ArrowRight') viewer.step(1);
+  };
+  root.querySelector('canvas').addEventListener('keydown', keys);
+
+  function fillSelect(control, names, value) {
+    const current = [...control.options].map((o) => o.value).join('\n');
+    if (current !== names.join('\n')) control.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
+    if (value !== undefined && value !== null) control.value = String(value);
+  }
+
+  function update(rebuild = false) {
+    const loaded = viewer.loaded;
+    const animations = viewer.availableAnimations;
+    const player = animations.some((a) => a.part === 'legs' || a.part === 'torso');
+    const frames = viewer.frameCount;
+    for (const c of [play, back, forward, timeline]) c.disabled = !loaded || !frames;
+    const state = viewer.paused ? 'play' : 'pause';
+    if (play.dataset.icon !== state) { play.replaceChildren(icon(state)); play.dataset.icon = state; }
+    play.setAttribute('aria-label', viewer.paused ? 'Play' : 'Pause');
+    timeline.max = String(Math.max(frames - 1, 0));
+    const frame = Math.min(Math.floor(viewer.currentFrame + 1e-6), Math.max(frames - 1, 0));
+    if (root.activeElement !== timeline) timeline.value = String(frame);
+    const track = viewer._mainTrack?.();
+    const global = track?.animation ? ` · #${track.animation.firstFrame + frame}` : '';
+    frameLabel.textContent = frames ? `${frame} / ${frames - 1}${global}` : 'no animation';
+    if (!full) return;
+    reverse.setAttribute('aria-pressed', String(viewer.timeScale < 0));
+    const magnitude = Math.abs(viewer.timeScale);
+    if (!SPEEDS.includes(magnitude)) {
+      speed.append(el('option', { value: String(magnitude) }, `${magnitude}×`));
+    }
+    speed.value = String(magnitude);
+    loop.value = track?.loop ?? viewer.loop ?? 'repeat';
+    smooth.checked = viewer.interpolate;
+    const show = viewer.show;
+    for (const button of toggles) button.setAttribute('aria-pressed', String(show.has(button.dataset.flag)));
+    infoButton.setAttribute('aria-pressed', String(info.classList.contains('open')));
+    if (!rebuild) return;
+    animationLabel.hidden = player || !animations.length;
+    legsLabel.hidden = !player;
+    torsoLabel.hidden = !player;
+    fillSelect(animation, animations.map((a) => a.name), viewer.animationName);
+    if (player) {
+      const legTrack = viewer._trackFor?.('legs');
+      const torsoTrack = viewer._trackFor?.('torso');
+      fillSelect(legs, animations.filter((a) => a.part !== 'torso').map((a) => a.name), legTrack?.animation?.name);
+      fillSelect(torso, animations.filter((a) => a.part !== 'legs').map((a) => a.name), torsoTrack?.animation?.name);
+    }
+    skinLabel.hidden = !viewer.availableSkins.length;
+    fillSelect(skin, viewer.availableSkins, viewer.skin);
+    lodLabel.hidden = viewer.availableLods.length < 2;
+    fillSelect(lod, viewer.availableLods.map(String), viewer.lod);
+    if (info.classList.contains('open')) renderInfo(info, viewer.info);
+  }
+
+  return {
+    mode,
+    update,
+    remove() {
+      bar.remove();
+      info.remove();
+      style.remove();
+      root.querySelector('canvas').removeEventListener('keydown', keys);
+    },
+  };
+}
+
+function renderInfo(panel, info) {
+  if (!info) {
+    panel.replaceChildren(el('p', {}, 'Nothing loaded.'));
+    return;
+  }
+  const rows = [
+    ['file', info.name], ['format', info.format], ['vertices', info.vertices], ['triangles', info.triangles],
+    ['meshes', info.meshes.length], ['joints', info.joints], ['frames', info.frames], ['animations', info.animations.length],
+  ];
+  const children = [
+    el('h3', {}, 'Model'),
+    el('table', {}, ...rows.map(([k, v]) => el('tr', {}, el('td', {}, k), el('td', {}, String(v))))),
+    el('h3', {}, 'Meshes'),
+    list(info.meshes.map((m) => `${m.name || '(unnamed)'}: ${m.material || 'no material'}${m.texture === 'missing' ? ' (missing)' : ''}`)),
+  ];
+  if (info.animations.length) {
+    children.push(el('h3', {}, 'Animations'), list(info.animations.map((a) =>
+      `${a.name}${a.part !== 'both' ? ` [${a.part}]` : ''}: frames ${a.firstFrame}–${a.firstFrame + a.frameCount - 1} @ ${+a.fps.toFixed(2)} fps${a.loop ? '' : ', once'}`)));
+  }
+  if (info.jointNames.length) children.push(el('h3', {}, `Joints (${info.jointNames.length})`), el('div', {}, info.jointNames.join(', ')));
+  if (info.tags.length) children.push(el('h3', {}, 'Tags'), list(info.tags));
+  if (info.skins.length) children.push(el('h3', {}, 'Skins'), el('div', {}, info.skins.join(', ')));
+  if (info.warnings.length) {
+    children.push(el('h3', {}, 'Warnings'), list(info.warnings.map((w) => `${w.code}: ${w.message}`), 'warn'));
+  }
+  if (info.missingFiles.length) children.push(el('h3', {}, 'Missing files'), list(info.missingFiles, 'miss'));
+  panel.replaceChildren(...children);
+}
+
+function list(items, cls) {
+  return el('ul', cls ? { class: cls } : {}, ...items.map((t) => el('li', {}, t)));
+}
+
+function select(part, label) {
+  return el('select', { part, 'aria-label': label });
+}
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+}
