@@ -24,7 +24,12 @@ export class InterquakeError extends Error {
   readonly file?: string;
 }
 
+/** Whether this engine runs WebAssembly SIMD (then init() loads the SIMD build). */
+export function simdSupported(): boolean;
+
 export interface InitOptions {
+  /** false: load interquake-baseline.wasm even where SIMD works. */
+  simd?: boolean;
   /** The WASM to use instead of interquake.wasm next to interquake.js. */
   wasm?: ArrayBuffer | ArrayBufferView | WebAssembly.Module | Response | URL | string;
 }
@@ -55,6 +60,8 @@ export interface Interquake {
    * top row first (ready for WebGL with UNPACK_FLIP_Y false). Throws InterquakeError on bad input.
    */
   decodeTGA(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: { name?: string }): DecodedImage;
+  /** Which build was loaded: true SIMD, false baseline, undefined when options.wasm was given. */
+  readonly simd: boolean | undefined;
   /** Bytes held by live models in the WASM heap. */
   readonly liveBytes: number;
   /** Current size of the WASM memory. */

@@ -52,13 +52,25 @@ import { loadPlayer, parseAnimationConfig, parseSkin } from './quake3.js';
 
 let initPromise = null;
 
+// The smallest module that uses a SIMD instruction (i32.const 0; i32x4.splat): engines
+// without WASM SIMD reject it, and then the baseline build is loaded instead.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 8, 1, 6, 0, 65, 0, 253, 17, 11]);
+export const simdSupported = () => {
+  try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
+};
+
 /**
  * Compiles and instantiates the WASM once; later calls resolve to the same library.
  * options.wasm: bytes (ArrayBuffer / typed array), a WebAssembly.Module, a Response, or a URL.
+ * options.simd: false loads the baseline build even where WASM SIMD works (the default picks
+ * interquake.wasm, built with SIMD, when the engine supports it, else interquake-baseline.wasm).
  */
 export function init(options = {}) {
   if (!initPromise) {
-    initPromise = instantiate(options.wasm).catch((err) => {
+    const simd = options.simd !== false && simdSupported();
+    const wasm = options.wasm ?? (simd ? './interquake.wasm' : './interquake-baseline.wasm');
+    initPromise = instantiate(wasm, options.wasm ? undefined : simd).catch((err) => {
       initPromise = null; // let a later call retry (for example with options.wasm)
       throw err;
     });
@@ -69,7 +81,7 @@ export function init(options = {}) {
 async function wasmSource(wasm) {
   if (wasm instanceof WebAssembly.Module || wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) return wasm;
   if (typeof Response !== 'undefined' && wasm instanceof Response) return new Uint8Array(await wasm.arrayBuffer());
-  const url = wasm ? new URL(String(wasm), import.meta.url) : new URL('./interquake.wasm', import.meta.url);
+  const url = new URL(String(wasm), import.meta.url);
   if (url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     return readFile(url);
@@ -79,7 +91,7 @@ async function wasmSource(wasm) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function instantiate(wasm) {
+async function instantiate(wasm, simd) {
   const source = await wasmSource(wasm);
   const imports = {
     // The heap grew: views are rebuilt lazily on the next access.
@@ -93,7 +105,10 @@ async function instantiate(wasm) {
       exports.iq_wasm_morph_info_field_count() !== MORPH_INFO_FIELDS.length) {
     throw new InterquakeError('wasm_mismatch', 'interquake.wasm does not match interquake.js; rebuild both');
   }
-  return new Interquake(exports);
+  const library = new Interquake(exports);
+  /** true: the SIMD build; false: the baseline build; undefined: a WASM passed to init(). */
+  library.simd = simd;
+  return library;
 }
 
 class Interquake {

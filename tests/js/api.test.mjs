@@ -96,3 +96,7 @@ test('skinMatrices and worldMatrices reflect the last evaluate()', () => {
   assert.ok(Math.abs(w[12 * root + 11] - poses[base + 2]) < 1e-5);
   model.dispose();
 });
+
+test('init() picks the SIMD build where the engine runs SIMD', () => {
+  assert.equal(iq.simd, true);
+});
