@@ -5,6 +5,7 @@
  * IQE -> IQM -> load at every frame. Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "sweeps.h"
 #include "interquake.h"
 #include <ctype.h>
 #include <string.h>
@@ -563,30 +564,6 @@ static void test_pathological_smoothing(void) {
     free(text);
 }
 
-/* Every prefix of a file either loads a valid model or fails with a code;
- * each prefix gets its own exact-size buffer so ASan sees any overread. */
-static void test_truncation_sweep(const char *path) {
-    size_t n;
-    unsigned char *d = iqt_read_file(path, &n);
-    if (!d) { CHECK(0, "missing %s", path); return; }
-    int bad = 0;
-    size_t loaded = 0;
-    for (size_t len = 0; len <= n; len++) {
-        unsigned char *copy = malloc(len ? len : 1);
-        memcpy(copy, d, len);
-        iq_error err;
-        iq_model *m = iq_load_memory(copy, len, NULL, &err);
-        if (m) {
-            loaded++;
-            if (check_model(m) || check_evaluate(m)) bad++;
-        } else if (err.code == IQ_ERROR_NONE) bad++;
-        iq_free(m);
-        free(copy);
-    }
-    CHECK(bad == 0 && loaded > 0, "%s: %d bad prefixes", path, bad);
-    free(d);
-}
-
 // -- IQE -> IQM -> load equals IQE -> load, within the documented quantisation
 
 static float channel(const iq_transform *t, int k) { return k < 3 ? t->translate[k] : k < 7 ? t->rotate[k - 3] : t->scale[k - 7]; }
@@ -735,11 +712,15 @@ int main(void) {
     test_pathological_smoothing();
     test_adjacency();
     test_attach_animation_file();
-    test_truncation_sweep(CORPUS "missiles/spike/spike.iqe");
-    test_truncation_sweep(FIXTURES "anim.iqe");
-    test_truncation_sweep(FIXTURES "poses.iqe");
-    test_truncation_sweep(FIXTURES "smooth_fs_one.iqe");
-    test_truncation_sweep(FIXTURES "custom.iqe");
+    iqt_truncation_sweep(CORPUS "missiles/spike/spike.iqe", 1, 1, NULL);
+    iqt_truncation_sweep(FIXTURES "anim.iqe", 1, 1, NULL);
+    iqt_truncation_sweep(FIXTURES "poses.iqe", 1, 1, NULL);
+    iqt_truncation_sweep(FIXTURES "smooth_fs_one.iqe", 1, 1, NULL);
+    iqt_truncation_sweep(FIXTURES "custom.iqe", 1, 1, NULL);
+    iqt_patch_sweep(FIXTURES "anim.iqe", 0, (size_t)-1, NULL);
+    iqt_patch_sweep(FIXTURES "poses.iqe", 0, (size_t)-1, NULL);
+    iqt_memory_limit_sweep(FIXTURES "anim.iqe");
+    iqt_memory_limit_sweep(CORPUS "missiles/spike/spike.iqe");
     const char *trips[] = {CORPUS "jetpack.iqe", CORPUS "weapons/level1/vwep_view.iqe", CORPUS "missiles/rocket/rocket.iqe",
                            CORPUS "missiles/spike/spike.iqe", FIXTURES "anim.iqe", FIXTURES "poses.iqe", FIXTURES "custom.iqe",
                            FIXTURES "faces.iqe", FIXTURES "smooth_split.iqe", "../shared/corpus/iqm/mrfixit/mrfixit.iqm",

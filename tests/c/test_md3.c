@@ -5,6 +5,7 @@
  * Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "sweeps.h"
 #include "interquake.h"
 #include <string.h>
 
@@ -90,75 +91,15 @@ static void test_tag_matrix_arguments(void) {
     free(d);
 }
 
-/* Every prefix fails cleanly with an error code. Each prefix gets its own
- * exact-size heap buffer so ASan sees any read past its end. `stride` > 1
- * samples the long files. */
-static void test_md3_truncation(const char *path, size_t stride) {
-    size_t n;
-    unsigned char *d = iqt_read_file(path, &n);
-    if (!d) { CHECK(0, "missing %s", path); return; }
-    int failures = 0;
-    for (size_t len = 0; len < n; len += (len < 4096 ? 1 : stride)) {
-        unsigned char *copy = malloc(len ? len : 1);
-        memcpy(copy, d, len);
-        iq_error err;
-        iq_model *m = load(copy, len, &err);
-        if (m || err.code == IQ_ERROR_NONE) failures++;
-        iq_free(m);
-        free(copy);
+/* Tag matrices of a model that loaded stay finite at a fractional frame. */
+static int tags_finite(iq_model *m) {
+    int bad = 0;
+    for (uint32_t t = 0; t < m->tag_count; t++) {
+        float mat[16];
+        iq_tag_matrix(m, m->tag_names[t], 0.5f, mat);
+        if (!iqt_all_finite(mat, 16)) bad++;
     }
-    CHECK(failures == 0, "%s: %d prefixes loaded", path, failures);
-    free(d);
-}
-
-/* Every byte set to 0, 0xff, +1, -1: loads must keep every invariant, and
- * the tag matrices stay finite; the rest must fail with an error code. */
-static void test_md3_patch(const char *path, size_t from, size_t to) {
-    size_t n;
-    unsigned char *d = iqt_read_file(path, &n);
-    if (!d) { CHECK(0, "missing %s", path); return; }
-    int broken = 0;
-    unsigned char *copy = malloc(n);
-    for (size_t i = from; i < n && i < to; i++) {
-        unsigned char values[4] = {0, 0xff, (unsigned char)(d[i] + 1), (unsigned char)(d[i] - 1)};
-        for (int v = 0; v < 4; v++) {
-            memcpy(copy, d, n);
-            copy[i] = values[v];
-            iq_error err;
-            iq_model *m = iq_load_memory(copy, n, &(iq_load_opts){.format = IQ_FORMAT_MD3}, &err);
-            if (m) {
-                if (check_model(m) || check_evaluate(m)) broken++;
-                for (uint32_t t = 0; t < m->tag_count; t++) {
-                    float mat[16];
-                    iq_tag_matrix(m, m->tag_names[t], 0.5f, mat);
-                    if (!iqt_all_finite(mat, 16)) broken++;
-                }
-                iq_free(m);
-            } else if (err.code == IQ_ERROR_NONE) broken++;
-        }
-    }
-    free(copy);
-    CHECK(broken == 0, "%s: %d patched files broke an invariant", path, broken);
-    free(d);
-}
-
-static void test_md3_memory_limit(const char *path) {
-    size_t n;
-    unsigned char *d = iqt_read_file(path, &n);
-    if (!d) { CHECK(0, "missing %s", path); return; }
-    int wrong = 0, loaded = 0;
-    for (size_t budget = 1; budget < (size_t)1 << 24 && !loaded; budget += budget / 8 + 1) {
-        iq_load_opts opts;
-        memset(&opts, 0, sizeof opts);
-        opts.limits.max_memory = budget;
-        iq_error err;
-        iq_model *m = iq_load_memory(d, n, &opts, &err);
-        if (m) loaded = 1;
-        else if (err.code != IQ_ERROR_LIMIT) wrong++;
-        iq_free(m);
-    }
-    CHECK(loaded && wrong == 0, "%s: loaded %d, %d wrong codes", path, loaded, wrong);
-    free(d);
+    return bad;
 }
 
 // -- TGA
@@ -279,16 +220,16 @@ static void test_tga_files(void) {
 int main(void) {
     test_corpus();
     test_tag_matrix_arguments();
-    test_md3_truncation(ASSIMP "watercan.md3", 1);
-    test_md3_truncation(SARGE "head.md3", 1);
-    test_md3_truncation(SARGE "upper_2.md3", 211);
-    test_md3_patch(SARGE "head_2.md3", 0, (size_t)-1);
-    test_md3_patch(ASSIMP "watercan.md3", 0, 1200);
+    iqt_truncation_sweep(ASSIMP "watercan.md3", 1, 0, tags_finite);
+    iqt_truncation_sweep(SARGE "head.md3", 1, 0, tags_finite);
+    iqt_truncation_sweep(SARGE "upper_2.md3", 211, 0, tags_finite);
+    iqt_patch_sweep(SARGE "head_2.md3", 0, (size_t)-1, tags_finite);
+    iqt_patch_sweep(ASSIMP "watercan.md3", 0, 1200, tags_finite);
     /* lower_2.md3: the header, the first frame and the first two tag records (frames 0 and 1) */
-    test_md3_patch(SARGE "lower_2.md3", 0, 108 + 56);
-    test_md3_patch(SARGE "lower_2.md3", 12036, 12036 + 2 * 112);
-    test_md3_memory_limit(SARGE "lower.md3");
-    test_md3_memory_limit(ASSIMP "european_fnt_v2.md3");
+    iqt_patch_sweep(SARGE "lower_2.md3", 0, 108 + 56, tags_finite);
+    iqt_patch_sweep(SARGE "lower_2.md3", 12036, 12036 + 2 * 112, tags_finite);
+    iqt_memory_limit_sweep(SARGE "lower.md3");
+    iqt_memory_limit_sweep(ASSIMP "european_fnt_v2.md3");
     test_tga_rle_pixels();
     test_tga_files();
     return iqt_finish("test_md3");
