@@ -722,6 +722,18 @@ static void quat_from_matrix(const double r[9], float q[4]) {
     q[0] = (float)x; q[1] = (float)y; q[2] = (float)z; q[3] = (float)w;
 }
 
+
+/* Starts a keyframe of the current (last) animation; later poses go into it. */
+static int open_frame(iqe_parser *p, uint32_t anims) {
+    frame_rec *f = grow_push(p, &p->frames, sizeof *f, "frames");
+    if (!f) return 0;
+    f->line = p->line;
+    f->first_pose = GROW_COUNT(p->poses, iq_transform);
+    GROW_AT(p->anims, anim_rec, anims - 1)->frame_rec_count++;
+    p->frame_open = 1;
+    return 1;
+}
+
 static int parse_pose(iqe_parser *p, char kind) {
     const char *what = kind == 'q' ? "pq" : kind == 'm' ? "pm" : "pa";
     double v[15];
@@ -792,14 +804,8 @@ static int parse_pose(iqe_parser *p, char kind) {
         *out = t;
         return 1;
     }
-    if (!p->frame_open) { /* poses right after `animation` open its first keyframe */
-        frame_rec *f = grow_push(p, &p->frames, sizeof *f, "frames");
-        if (!f) return 0;
-        f->line = p->line;
-        f->first_pose = GROW_COUNT(p->poses, iq_transform);
-        GROW_AT(p->anims, anim_rec, anims - 1)->frame_rec_count++;
-        p->frame_open = 1;
-    }
+    /* poses right after `animation` open its first keyframe */
+    if (!p->frame_open && !open_frame(p, anims)) return 0;
     iq_transform *out = grow_push(p, &p->poses, sizeof t, "poses");
     if (!out) return 0;
     *out = t;
@@ -824,13 +830,7 @@ static int parse_frame(iqe_parser *p) {
     uint32_t anims = GROW_COUNT(p->anims, anim_rec);
     p->cursor = p->line_end; /* exporters write the frame number; it carries nothing */
     if (!anims) { p->ignored_frames++; return 1; }
-    frame_rec *f = grow_push(p, &p->frames, sizeof *f, "frames");
-    if (!f) return 0;
-    f->line = p->line;
-    f->first_pose = GROW_COUNT(p->poses, iq_transform);
-    GROW_AT(p->anims, anim_rec, anims - 1)->frame_rec_count++;
-    p->frame_open = 1;
-    return 1;
+    return open_frame(p, anims);
 }
 
 static int parse_anim_setting(iqe_parser *p, int is_loop) {
