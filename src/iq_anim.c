@@ -565,11 +565,8 @@ static int names_usable(const iq_model *m) {
 static int attach_fail(iq_error *err, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
 static int attach_fail(iq_error *err, iq_error_code code, const char *fmt, ...) {
     va_list ap;
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->offset = -1;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    iqi_set_errorv(err, code, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -598,9 +595,7 @@ static void pose_bounds(iq_model *m, const iq_transform *locals, iq_bounds *b) {
 
 int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
     iq_error local_error;
-    iq_error *err = error ? error : &local_error;
-    memset(err, 0, sizeof *err);
-    err->offset = -1;
+    iq_error *err = iqi_error_reset(error, &local_error);
     if (!m || !src) return attach_fail(err, IQ_ERROR_INVALID_ARGUMENT, "the model and the animation source must not be NULL");
     uint32_t nj = m->joint_count;
     if (!nj) return attach_fail(err, IQ_ERROR_SKELETON_MISMATCH, "the model has no skeleton to animate");

@@ -40,15 +40,37 @@ size_t iq_format_error(char *dst, size_t dst_size, const iq_error *e) {
 
 // -- Errors and warnings
 
+iq_error *iqi_error_reset(iq_error *error, iq_error *local) {
+    if (!error) error = local;
+    memset(error, 0, sizeof *error);
+    error->offset = -1;
+    return error;
+}
+
+int iqi_set_errorv(iq_error *error, iq_error_code code, const char *fmt, va_list ap) {
+    memset(error, 0, sizeof *error);
+    error->code = code;
+    error->offset = -1;
+    vsnprintf(error->message, sizeof error->message, fmt, ap);
+    return 0;
+}
+
+int iqi_set_error(iq_error *error, iq_error_code code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    iqi_set_errorv(error, code, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
 static int record_error(iqi_ctx *ctx, iq_error_code code, int64_t offset, uint32_t line, uint32_t column,
                         const char *fmt, va_list ap) {
     iq_error *e = ctx->error;
     if (e->code != IQ_ERROR_NONE) return 0; /* keep the first, most specific error */
-    e->code = code;
+    iqi_set_errorv(e, code, fmt, ap);
     e->offset = offset;
     e->line = line;
     e->column = column;
-    vsnprintf(e->message, sizeof e->message, fmt, ap);
     return 0;
 }
 
@@ -245,12 +267,9 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     iqi_arena *arena;
     iq_model *model;
     iqi_ctx ctx;
-    if (!error) error = &local_error;
-    memset(error, 0, sizeof *error);
-    error->offset = -1;
+    error = iqi_error_reset(error, &local_error);
     if (!data && size) {
-        error->code = IQ_ERROR_INVALID_ARGUMENT;
-        snprintf(error->message, sizeof error->message, "data is NULL");
+        iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "data is NULL");
         return NULL;
     }
 
@@ -262,8 +281,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
 
     arena = calloc(1, sizeof *arena);
     if (!arena) {
-        error->code = IQ_ERROR_OUT_OF_MEMORY;
-        snprintf(error->message, sizeof error->message, "out of memory");
+        iqi_set_error(error, IQ_ERROR_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     /* The budget ties decoded size to input size, so a small file cannot make
@@ -304,8 +322,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     if (ok) ok = iqi_finish_model(&ctx);
     if (!ok) {
         if (error->code == IQ_ERROR_NONE) { /* a parser bug if ever reached; never hand out a half-built model */
-            error->code = IQ_ERROR_INVALID_ARGUMENT;
-            snprintf(error->message, sizeof error->message, "load failed without a reason");
+            iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "load failed without a reason");
         }
         iqi_arena_free(arena);
         free(arena);

@@ -5,6 +5,7 @@
 #define IQ_INTERNAL_H
 
 #include "interquake.h"
+#include <stdarg.h>
 #include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -31,6 +32,13 @@ typedef struct iqi_ctx {
     iq_model *model;
     iq_limits limits;     /* with defaults filled in */
 } iqi_ctx;
+
+/* Public entry points start with this: it clears the caller's error struct,
+ * or `local` when the caller passed NULL, and returns the one to fill. */
+iq_error *iqi_error_reset(iq_error *error, iq_error *local);
+/* Fills an error outside a parse (no context, no location). Returns 0. */
+int iqi_set_error(iq_error *error, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
+int iqi_set_errorv(iq_error *error, iq_error_code code, const char *fmt, va_list ap);
 
 /* Records the error (the first one wins) and returns 0, so checks read as
  * `if (bad) return iqi_fail(...)`. */

@@ -35,10 +35,8 @@ typedef struct writer {
 static int fail(writer *w, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
 static int fail(writer *w, iq_error_code code, const char *fmt, ...) {
     va_list ap;
-    w->error->code = code;
-    w->error->offset = -1;
     va_start(ap, fmt);
-    vsnprintf(w->error->message, sizeof w->error->message, fmt, ap);
+    iqi_set_errorv(w->error, code, fmt, ap);
     va_end(ap);
     return 0;
 }
@@ -325,9 +323,7 @@ static const float *array_source(const iq_model *m, int type) {
 
 uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     iq_error local;
-    if (!error) error = &local;
-    memset(error, 0, sizeof *error);
-    error->offset = -1;
+    error = iqi_error_reset(error, &local);
     writer w = {m, error, NULL, 0, NULL, 0};
     if (size_out) *size_out = 0;
     if (!m || !size_out) { fail(&w, IQ_ERROR_INVALID_ARGUMENT, "iq_write_iqm needs a model and a size pointer"); return NULL; }

@@ -286,9 +286,7 @@ int iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, 
     iqi_ctx ctx;
     lexer lx;
     token first;
-    if (!error) error = &local;
-    memset(error, 0, sizeof *error);
-    error->offset = -1;
+    error = iqi_error_reset(error, &local);
     memset(&ctx, 0, sizeof ctx);
     ctx.error = error;
     if (!out || (!text && size)) return iqi_fail(&ctx, IQ_ERROR_INVALID_ARGUMENT, -1, "NULL text or result");
@@ -345,9 +343,7 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
     iqi_ctx ctx;
     lexer lx;
     char buf[48];
-    if (!error) error = &local;
-    memset(error, 0, sizeof *error);
-    error->offset = -1;
+    error = iqi_error_reset(error, &local);
     memset(&ctx, 0, sizeof ctx);
     ctx.error = error;
     if (!out || (!text && size)) return iqi_fail(&ctx, IQ_ERROR_INVALID_ARGUMENT, -1, "NULL text or result");

@@ -224,18 +224,14 @@ static int decode(iqi_ctx *ctx, const tga_info *t, uint8_t *rgba) {
 
 iq_image *iq_decode_tga(const void *data, size_t size, const iq_limits *limits, iq_error *error) {
     iq_error local_error;
-    if (!error) error = &local_error;
-    memset(error, 0, sizeof *error);
-    error->offset = -1;
+    error = iqi_error_reset(error, &local_error);
     if (!data && size) {
-        error->code = IQ_ERROR_INVALID_ARGUMENT;
-        snprintf(error->message, sizeof error->message, "data is NULL");
+        iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "data is NULL");
         return NULL;
     }
     iqi_arena *arena = calloc(1, sizeof *arena);
     if (!arena) {
-        error->code = IQ_ERROR_OUT_OF_MEMORY;
-        snprintf(error->message, sizeof error->message, "out of memory");
+        iqi_set_error(error, IQ_ERROR_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     arena->budget = limits && limits->max_memory ? limits->max_memory : IQI_DEFAULT_MAX_MEMORY;

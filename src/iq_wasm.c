@@ -62,11 +62,7 @@ static iq_model *lookup(uint32_t handle) {
 }
 
 static uint32_t fail(iq_error_code code, const char *message) {
-    memset(&last_error, 0, sizeof last_error);
-    last_error.code = code;
-    last_error.offset = -1;
-    strncpy(last_error.message, message, sizeof last_error.message - 1);
-    return 0;
+    return (uint32_t)iqi_set_error(&last_error, code, "%s", message);
 }
 
 IQ_EXPORT uint32_t iq_wasm_info_field_count(void) { return INFO_COUNT; }

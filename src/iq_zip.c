@@ -52,9 +52,7 @@ static const char *entry_name(const uint8_t *name, uint32_t length, char buf[64]
 }
 
 static void start(iqi_ctx *ctx, iq_error *error, iq_error *local, iq_zip_limits *lim, const iq_zip_limits *given) {
-    if (!error) error = local;
-    memset(error, 0, sizeof *error);
-    error->offset = -1;
+    error = iqi_error_reset(error, local);
     memset(ctx, 0, sizeof *ctx);
     ctx->error = error;
     fill_limits(lim, given);
@@ -260,10 +258,7 @@ iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, 
     iq_zip_directory dir;
     if (!error) error = &local_error;
     if (!data && size) {
-        memset(error, 0, sizeof *error);
-        error->code = IQ_ERROR_INVALID_ARGUMENT;
-        error->offset = -1;
-        snprintf(error->message, sizeof error->message, "data is NULL");
+        iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "data is NULL");
         return NULL;
     }
     const uint8_t *d = data;
@@ -276,10 +271,7 @@ iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, 
     uint8_t *headers = malloc(zip->entry_count ? (size_t)zip->entry_count * LOCAL_SIZE : 1);
     if (!headers) {
         iq_zip_free(zip);
-        memset(error, 0, sizeof *error);
-        error->code = IQ_ERROR_OUT_OF_MEMORY;
-        error->offset = -1;
-        snprintf(error->message, sizeof error->message, "out of memory for %u local headers", dir.entry_count);
+        iqi_set_error(error, IQ_ERROR_OUT_OF_MEMORY, "out of memory for %u local headers", dir.entry_count);
         return NULL;
     }
     for (uint32_t i = 0; i < zip->entry_count; i++) memcpy(headers + (size_t)i * LOCAL_SIZE, d + zip->entries[i].local_offset, LOCAL_SIZE);
