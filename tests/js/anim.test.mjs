@@ -11,19 +11,12 @@ import { buildIQM } from './lib/iqm-build.mjs';
 import { parseIQM, skinPose } from './lib/iqm-reference.mjs';
 import { playhead, samplePlay, samplePose, jointWorld, toColumnMajor, nlerp, autoRotation } from './lib/anim-reference.mjs';
 import { slerp, normalizeQ } from './lib/iqm-reference.mjs';
+import { assertNear as near } from './lib/assert-near.mjs';
 
 const CORPUS = new URL('../../../shared/corpus/iqm/', import.meta.url);
 const corpus = (path) => new Uint8Array(readFileSync(new URL(path, CORPUS)));
 const iq = await init();
 
-const near = (actual, expected, tolerance, what) => {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  for (let i = 0; i < expected.length; i++) {
-    if (!(Math.abs(actual[i] - expected[i]) <= tolerance)) {
-      assert.fail(`${what}[${i}] = ${actual[i]}, expected ${expected[i]} (tolerance ${tolerance}); got [${Array.from(actual).map((x) => x.toFixed(5))}]`);
-    }
-  }
-};
 const deg = Math.PI / 180;
 const zQuat = (degrees) => [0, 0, Math.sin((degrees * deg) / 2), Math.cos((degrees * deg) / 2)];
 const I = { translate: [0, 0, 0], rotate: [0, 0, 0, 1], scale: [1, 1, 1] };

@@ -8,19 +8,12 @@ import { readFileSync } from 'node:fs';
 import { init, InterquakeError } from '../../web/interquake.js';
 import { buildIQM, FORMATS } from './lib/iqm-build.mjs';
 import { parseIQM, readComponent, skin } from './lib/iqm-reference.mjs';
+import { assertNear as close } from './lib/assert-near.mjs';
 
 const CORPUS = new URL('../../../shared/corpus/iqm/', import.meta.url);
 const corpus = (path) => new Uint8Array(readFileSync(new URL(path, CORPUS)));
 const iq = await init();
 
-const close = (actual, expected, tolerance, what) => {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  for (let i = 0; i < actual.length; i++) {
-    if (!(Math.abs(actual[i] - expected[i]) <= tolerance)) {
-      assert.fail(`${what}[${i}] = ${actual[i]}, expected ${expected[i]} (tolerance ${tolerance})`);
-    }
-  }
-};
 
 // Counts read straight from the header with a DataView, not through our loader.
 function headerCounts(bytes) {

@@ -10,6 +10,7 @@ import { init } from '../../web/interquake.js';
 import { buildMD3, quadSurface, packNormal, patchI32, patchF32, HEADER, SURFACE } from './lib/md3-build.mjs';
 import { readMD3, referenceTagMatrix } from './lib/md3-read.mjs';
 import { parseIQM, sampleFrame, worldMatrices } from './lib/iqm-reference.mjs';
+import { assertNear as near } from './lib/assert-near.mjs';
 
 const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
 const SARGE = join(CORPUS, 'md3/openarena/models/players/sarge/');
@@ -20,14 +21,6 @@ function md3Files(dir) {
     e.isDirectory() ? md3Files(join(dir, e.name)) : e.name.endsWith('.md3') ? [join(dir, e.name)] : []);
 }
 
-const near = (actual, expected, tolerance, what) => {
-  assert.equal(actual.length, expected.length, `${what}: length`);
-  for (let i = 0; i < expected.length; i++) {
-    if (!(Math.abs(actual[i] - expected[i]) <= tolerance)) {
-      assert.fail(`${what}[${i}] = ${actual[i]}, expected ${expected[i]} (tolerance ${tolerance})`);
-    }
-  }
-};
 const codes = (model) => model.warnings.map((w) => w.code);
 const rejects = (bytes, code, what) => {
   assert.throws(() => iq.load(bytes, { format: 'md3' }), (e) => {
