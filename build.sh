@@ -50,6 +50,11 @@ ensure_test_tools() {
   # libFuzzer and LeakSanitizer runtimes for clang 14
   [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || missing+=(libclang-rt-14-dev)
   if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+  ensure_npm_packages
+}
+
+# The viewer needs them too (fflate opens .pk3 files, esbuild makes the one-file element).
+ensure_npm_packages() {
   # npm writes node_modules/.package-lock.json on every install: older than the lockfile means stale.
   if stale node_modules/.package-lock.json package-lock.json; then
     log "installing npm packages"
@@ -206,6 +211,6 @@ case "${1:-all}" in
   test) run_tests ;;
   fuzz) run_fuzz "${2:-60}" ;;
   size) shift; size_report "$@" ;;
-  web) build_wasm; build_demo; build_viewer_bundle ;;
+  web) ensure_npm_packages; build_wasm; build_demo; build_viewer_bundle ;;
   *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [seconds]|size|web]" >&2; exit 2 ;;
 esac
