@@ -172,18 +172,12 @@ typedef struct iq_model {
     uint32_t comment_size;
     iq_warning *warnings;      /* at most IQ_MAX_WARNINGS kept; warning_count may be larger */
 
-    /* Output buffers of iq_evaluate, allocated once at load so callers (and
-     * JS views) never see an allocation on the animation path. */
-    float *skinned_positions, *skinned_normals, *skinned_tangents;
-    float *skin_matrices;      /* joint_count * 12, row-major 3x4 world * inverse bind */
-    float *world_matrices;     /* joint_count * 12, row-major 3x4 model-space joint matrices */
-    iq_transform *local_poses; /* joint_count local poses of the last evaluate */
-
     void *internal;            /* owned memory; do not touch */
-
-    /* Animator outputs (iq_anim.c), allocated once at load like the buffers above. */
-    float *skin_matrices_4x4;  /* joint_count * 16: the skin matrices as column-major 4x4 */
-    struct iqi_animator *animator; /* the animator's private tables and scratch; do not touch */
+    struct iqi_animator *animator; /* the animator's load-time tables (influence sets); do not touch */
+    /* The model's own evaluation state, used by iq_evaluate / iq_pose_model;
+     * more can be made with iq_instance_create. Allocated at load, so JS views
+     * of it never see an allocation on the animation path. */
+    struct iq_instance *instance;
 
     /* Vertex (morph) animation, MD3: every frame's vertices, decoded once at
      * load. positions/normals point at frame 0 of these. NULL otherwise. */
@@ -198,6 +192,24 @@ typedef struct iq_model {
     uint32_t shader_count;
     iq_shader *shaders;        /* every surface's shaders, grouped by mesh in file order */
 } iq_model;
+
+/* Evaluation state: what posing a model writes. The model itself is not
+ * changed by posing, so one model can be posed several ways at once, one
+ * instance each. Every buffer is allocated when the instance is made. */
+typedef struct iq_instance {
+    const iq_model *model;
+    float *skinned_positions;  /* vertex_count * 3 (NULL without vertices) */
+    float *skinned_normals;    /* vertex_count * 3, NULL when the model has no normals */
+    float *skinned_tangents;   /* vertex_count * 4, NULL when the model has no tangents */
+    float *skin_matrices;      /* joint_count * 12, row-major 3x4 world * inverse bind */
+    float *skin_matrices_4x4;  /* joint_count * 16: the same as column-major 4x4 */
+    float *world_matrices;     /* joint_count * 12, row-major 3x4 model-space joint matrices */
+    iq_transform *local_poses; /* joint_count local poses of the last pose */
+    /* private scratch */
+    iq_transform *fade_pose;   /* joint_count: the second pose of a crossfade */
+    float *set_matrices;       /* the influence sets' blended matrices */
+    uint32_t owned;            /* 1: made by iq_instance_create (iq_instance_free frees it) */
+} iq_instance;
 
 /* An image decoded to RGBA8. */
 typedef struct iq_image {
@@ -223,20 +235,29 @@ void iq_free(iq_model *model);
 /* Poses the mesh at a (fractional) global frame: frame 2.25 is a quarter of
  * the way from frame 2 to frame 3. Frames outside 0..frame_count-1 are
  * clamped (looping is the animator's business). With no frames, the bind pose.
- * Fills model->skin_matrices and model->skinned_* (normals and tangents only
- * when the model has them). Returns 0, or an error code for a bad argument. */
+ * Fills the instance's skin matrices and skinned_* arrays (normals and
+ * tangents only when the model has them). iq_evaluate uses the model's own
+ * instance (model->instance). Returns 0, or an error code for a bad argument. */
 int iq_evaluate(iq_model *model, float frame);
+int iq_instance_evaluate(iq_instance *instance, float frame);
+
+/* Makes a new evaluation state for `model`, in the bind pose (an MD3 in its
+ * first frame). It refers to the model, which must outlive it; attaching
+ * animations to the model later is fine. NULL with *error filled when memory
+ * runs out. Free with iq_instance_free. */
+iq_instance *iq_instance_create(const iq_model *model, iq_error *error);
+/* Frees an instance made by iq_instance_create; NULL and model->instance are ignored. */
+void iq_instance_free(iq_instance *instance);
 
 /* Computes the local poses at a fractional frame into out (joint_count entries). */
 void iq_sample_frame(const iq_model *model, float frame, iq_transform *out);
 
-/* From local poses to world matrices (into world_out, or model->world_matrices
- * when it is NULL; joint_count * 12) and skin matrices (world * inverse bind)
- * into model->skin_matrices. locals must not alias the output. */
-void iq_compute_skin_matrices(iq_model *model, const iq_transform *locals, float *world_out);
+/* From local poses to the instance's world matrices and skin matrices (world
+ * * inverse bind, 3x4 and 4x4). locals may be instance->local_poses. */
+void iq_compute_skin_matrices(iq_instance *instance, const iq_transform *locals);
 
-/* Skins positions/normals/tangents with model->skin_matrices into model->skinned_*. */
-void iq_skin_vertices(iq_model *model);
+/* Skins positions/normals/tangents with the instance's skin matrices into its skinned_*. */
+void iq_skin_vertices(iq_instance *instance);
 
 /* -- Playback in time (see docs/API-anim.md)
  *
@@ -273,7 +294,7 @@ typedef struct iq_play_opts {
 /* Where an animation is at a time: blend frame_a toward frame_b by `blend`. */
 typedef struct iq_playhead {
     uint32_t frame_a, frame_b; /* global frame indices (first_frame + local) */
-    float blend;               /* 0..1; always 0 when stepped */
+    double blend;              /* 0..1; always 0 when stepped (double: exact for Quake 3's millisecond steps) */
     float position;            /* fractional frame within the animation, 0..frame_count */
     double duration;           /* seconds of one pass (once) or one period (repeat, pingpong) at this speed */
     int32_t loops;             /* completed periods (repeat, pingpong); negative before time 0; 0 for once */
@@ -283,6 +304,15 @@ typedef struct iq_playhead {
 
 /* Time to frames. Returns 0 or IQ_ERROR_INVALID_ARGUMENT (bad index, time not finite). */
 int iq_playhead_at(const iq_model *model, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out);
+
+/* The same for any clip: `clip` names frames first_frame .. +frame_count-1,
+ * a framerate (0 = IQ_DEFAULT_FRAMERATE) and IQ_ANIMATION_LOOP; its name is
+ * not read. With a model, the clip must lie inside its frames, and a repeating
+ * clip whose last pose equals its first wraps past the duplicate (as
+ * iq_playhead_at does); model may be NULL (raw frame ranges, e.g. an MD3
+ * part without animation.cfg). */
+int iq_clip_playhead(const iq_model *model, const iq_animation *clip, double time, const iq_play_opts *opts,
+                     iq_playhead *out);
 
 /* The local poses (joint_count entries) of an animation at a time; head may be NULL. */
 int iq_sample_animation(const iq_model *model, uint32_t animation, double time, const iq_play_opts *opts,
@@ -301,17 +331,23 @@ typedef struct iq_play {
 } iq_play;
 
 /* Poses the model: samples `play` (crossfaded toward `blend` by `weight` when
- * blend is not NULL), then fills local_poses, world_matrices, skin_matrices and
- * skin_matrices_4x4; with skin_vertices != 0 also the skinned_* arrays, exactly
- * as iq_evaluate does. head (may be NULL) gets the playhead of `play`. */
+ * blend is not NULL), then fills the instance's local_poses, world_matrices,
+ * skin_matrices and skin_matrices_4x4; with skin_vertices != 0 also the
+ * skinned_* arrays, exactly as iq_evaluate does (MD3: morphs between the
+ * playheads' frames). head (may be NULL) gets the playhead of `play`.
+ * iq_pose_model poses the model's own instance. */
 int iq_pose_model(iq_model *model, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
                   iq_playhead *head);
+int iq_pose_instance(iq_instance *instance, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
+                     iq_playhead *head);
 
 /* A joint's model-space matrix (column-major 4x4) at `play` (crossfaded as in
- * iq_pose_model), without touching the model's buffers. play == NULL: the
- * joint in the last pose. Returns 0 or IQ_ERROR_INVALID_ARGUMENT. */
+ * iq_pose_model), without touching any instance. play == NULL: the joint in
+ * the last pose of the model's own instance (iq_instance_joint_matrix: of that
+ * instance). Returns 0 or IQ_ERROR_INVALID_ARGUMENT. */
 int iq_joint_matrix(const iq_model *model, uint32_t joint, const iq_play *play, const iq_play *blend, float weight,
                     float out[16]);
+int iq_instance_joint_matrix(const iq_instance *instance, uint32_t joint, float out[16]);
 
 /* Index of the joint / animation with this name, or -1. */
 int32_t iq_find_joint(const iq_model *model, const char *name);
@@ -335,6 +371,13 @@ int iq_attach_animations(iq_model *model, const iq_model *source, iq_error *erro
  * nothing but out. Returns 1, or 0 (out untouched) when there is no such
  * tag or joint. With repeated names the first one wins. */
 int iq_tag_matrix(const iq_model *model, const char *name, float frame, float out[16]);
+/* The same by index: index < tag_count is a tag, tag_count + j is joint j.
+ * iq_tag_matrix_frames places it between any two global frames (clamped),
+ * blend 0..1 from frame_a to frame_b, which need not be neighbours (a loop
+ * seam, a Quake 3 animation change). Return 1, or 0 for an index out of range. */
+int iq_tag_matrix_at(const iq_model *model, uint32_t index, float frame, float out[16]);
+int iq_tag_matrix_frames(const iq_model *model, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
+                         float out[16]);
 
 /* Decodes a TGA (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit
  * true colour; either origin). NULL limits = defaults (max_memory applies).

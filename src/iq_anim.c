@@ -7,8 +7,8 @@
  * rotate / scale triples across joints would lose the shear that non-uniform
  * scale under a rotated child creates. Skin matrix = world * inverse bind.
  *
- * Nothing here allocates after load: the buffers it writes (model->skin_*,
- * skinned_*, the animator's scratch) come from iqi_anim_prepare. */
+ * Nothing here allocates after load: what posing writes lives in an
+ * iq_instance (iq_instance.c), never in the model, which posing leaves as it is. */
 #include "iq_internal.h"
 #include "iq_math.h"
 #include <stdarg.h>
@@ -19,17 +19,17 @@
  * CPU skinning blends each set's matrix (and its normal matrix) once per pose
  * instead of once per vertex. Real meshes have far fewer sets than vertices
  * (mrfixit: 1861 vertices, see docs/BENCHMARKS.md). */
-#define SET_STRIDE 24 /* floats per set: 12 blended matrix, 9 cofactor matrix, 1 handedness, 2 pad */
+#define SET_STRIDE IQI_SET_STRIDE
 
 struct iqi_animator {
-    iq_transform *scratch;  /* joint_count: the second pose of a crossfade, attach's work pose */
     uint32_t set_count;
     uint32_t *vertex_set;   /* vertex_count: each vertex's influence set */
     uint16_t *set_joints;   /* set_count * 4 */
     float *set_weights;     /* set_count * 4 */
     uint8_t *set_sizes;     /* influences per set, 1..4 */
-    float *set_matrices;    /* set_count * SET_STRIDE, rewritten by every skinning pass */
 };
+
+uint32_t iqi_anim_set_count(const iq_model *m) { return m->animator ? m->animator->set_count : 0; }
 
 // -- Load-time preparation
 
@@ -107,8 +107,7 @@ static int build_influence_sets(iqi_ctx *ctx, struct iqi_animator *a) {
         }
     }
     a->set_count = count;
-    a->set_matrices = iqi_alloc(ctx, count, SET_STRIDE * sizeof(float), "influence set matrices");
-    return a->set_matrices != NULL;
+    return 1;
 }
 
 int iqi_anim_prepare(iqi_ctx *ctx) {
@@ -116,13 +115,6 @@ int iqi_anim_prepare(iqi_ctx *ctx) {
     struct iqi_animator *a = iqi_alloc(ctx, 1, sizeof *a, "animator");
     if (!a) return 0;
     m->animator = a;
-    if (m->joint_count) {
-        a->scratch = iqi_alloc(ctx, m->joint_count, sizeof(iq_transform), "crossfade poses");
-        m->skin_matrices_4x4 = iqi_alloc(ctx, m->joint_count, 16 * sizeof(float), "4x4 skin matrices");
-        if (!a->scratch || !m->skin_matrices_4x4) return 0;
-        for (uint32_t j = 0; j < m->joint_count; j++)
-            for (int k = 0; k < 16; k++) m->skin_matrices_4x4[16 * j + k] = (k % 5 == 0) ? 1.0f : 0.0f;
-    }
     if (m->vertex_count && m->positions && m->blend_indices && m->blend_weights && m->joint_count)
         return build_influence_sets(ctx, a);
     return 1;
@@ -201,12 +193,17 @@ static double effective_framerate(const iq_animation *a, const iq_play_opts *o) 
 }
 
 int iq_playhead_at(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out) {
+    if (!m || animation >= m->animation_count) return IQ_ERROR_INVALID_ARGUMENT;
+    return iq_clip_playhead(m, &m->animations[animation], time, opts, out);
+}
+
+int iq_clip_playhead(const iq_model *m, const iq_animation *a, double time, const iq_play_opts *opts, iq_playhead *out) {
     static const iq_play_opts defaults;
     const iq_play_opts *o = opts ? opts : &defaults;
-    if (!m || !out || animation >= m->animation_count || !isfinite(time) || !isfinite(o->speed) ||
-        !(o->framerate >= 0) || !isfinite(o->framerate) || (unsigned)o->loop > IQ_LOOP_PINGPONG)
+    if (!a || !out || !isfinite(time) || !isfinite(o->speed) || !(o->framerate >= 0) || !isfinite(o->framerate) ||
+        (unsigned)o->loop > IQ_LOOP_PINGPONG || !(a->framerate >= 0) || !isfinite(a->framerate))
         return IQ_ERROR_INVALID_ARGUMENT;
-    const iq_animation *a = &m->animations[animation];
+    if (m && (uint64_t)a->first_frame + a->frame_count > m->frame_count && a->frame_count) return IQ_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     uint32_t n = a->frame_count;
     out->frame_count = n;
@@ -226,7 +223,7 @@ int iq_playhead_at(const iq_model *m, uint32_t animation, double time, const iq_
      * end; showing that frame twice per period would stall the loop, so repeat
      * then wraps from the second-to-last frame straight to the first. */
     uint32_t period = n;
-    if (mode == IQ_LOOP_REPEAT && n > 2 && m->frame_poses && m->joint_count &&
+    if (mode == IQ_LOOP_REPEAT && n > 2 && m && m->frame_poses && m->joint_count &&
         memcmp(m->frame_poses + (size_t)a->first_frame * m->joint_count,
                m->frame_poses + ((size_t)a->first_frame + n - 1) * m->joint_count,
                m->joint_count * sizeof(iq_transform)) == 0)
@@ -278,7 +275,7 @@ int iq_playhead_at(const iq_model *m, uint32_t animation, double time, const iq_
     if (o->flags & IQ_PLAY_STEPPED) { fb = fa; t = 0; }
     out->frame_a = a->first_frame + fa;
     out->frame_b = a->first_frame + fb;
-    out->blend = (float)t;
+    out->blend = t;
     out->position = (float)p;
     return 0;
 }
@@ -345,8 +342,9 @@ void iq_sample_frame(const iq_model *m, float frame, iq_transform *out) {
 
 // -- Hierarchy
 
-void iq_compute_skin_matrices(iq_model *m, const iq_transform *locals, float *world_out) {
-    float *world = world_out ? world_out : m->world_matrices;
+void iq_compute_skin_matrices(iq_instance *inst, const iq_transform *locals) {
+    const iq_model *m = inst->model;
+    float *world = inst->world_matrices;
     for (uint32_t j = 0; j < m->joint_count; j++) {
         float local[12];
         iqm_mat_from_transform(local, &locals[j]);
@@ -355,8 +353,8 @@ void iq_compute_skin_matrices(iq_model *m, const iq_transform *locals, float *wo
         else memcpy(world + 12 * j, local, sizeof local);
     }
     for (uint32_t j = 0; j < m->joint_count; j++) {
-        iqm_mat_mul(m->skin_matrices + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
-        if (m->skin_matrices_4x4) mat34_to_col44(m->skin_matrices_4x4 + 16 * j, m->skin_matrices + 12 * j);
+        iqm_mat_mul(inst->skin_matrices + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
+        mat34_to_col44(inst->skin_matrices_4x4 + 16 * j, inst->skin_matrices + 12 * j);
     }
 }
 
@@ -374,10 +372,10 @@ static inline void normalize3(float *v) {
  * normals go through the inverse transpose, and the cofactor matrix is that up
  * to a scale which normalising removes. A mirroring matrix (negative
  * determinant) flips the tangent frame's handedness. */
-static void blend_set_matrices(const iq_model *m, const struct iqi_animator *a, int need_normal) {
-    const float *skin = m->skin_matrices;
+static void blend_set_matrices(iq_instance *inst, const struct iqi_animator *a, int need_normal) {
+    const float *skin = inst->skin_matrices;
     for (uint32_t s = 0; s < a->set_count; s++) {
-        float *mat = a->set_matrices + (size_t)s * SET_STRIDE;
+        float *mat = inst->set_matrices + (size_t)s * SET_STRIDE;
         const uint16_t *joints = a->set_joints + 4 * (size_t)s;
         const float *weights = a->set_weights + 4 * (size_t)s;
         uint32_t n = a->set_sizes[s];
@@ -405,22 +403,23 @@ static void blend_set_matrices(const iq_model *m, const struct iqi_animator *a, 
     }
 }
 
-void iq_skin_vertices(iq_model *m) {
+void iq_skin_vertices(iq_instance *inst) {
+    const iq_model *m = inst->model;
     uint32_t n = m->vertex_count;
     const struct iqi_animator *a = m->animator;
     if (!n || !m->positions) return;
     if (!a || !a->set_count) { /* nothing to skin: the bind pose */
-        memcpy(m->skinned_positions, m->positions, (size_t)n * 3 * sizeof(float));
-        if (m->normals) memcpy(m->skinned_normals, m->normals, (size_t)n * 3 * sizeof(float));
-        if (m->tangents) memcpy(m->skinned_tangents, m->tangents, (size_t)n * 4 * sizeof(float));
+        memcpy(inst->skinned_positions, m->positions, (size_t)n * 3 * sizeof(float));
+        if (m->normals) memcpy(inst->skinned_normals, m->normals, (size_t)n * 3 * sizeof(float));
+        if (m->tangents) memcpy(inst->skinned_tangents, m->tangents, (size_t)n * 4 * sizeof(float));
         return;
     }
     const float *normals = m->normals, *tangents = m->tangents;
-    blend_set_matrices(m, a, normals || tangents);
+    blend_set_matrices(inst, a, normals || tangents);
     const float *pos = m->positions;
-    float *out_pos = m->skinned_positions, *out_nrm = m->skinned_normals, *out_tan = m->skinned_tangents;
+    float *out_pos = inst->skinned_positions, *out_nrm = inst->skinned_normals, *out_tan = inst->skinned_tangents;
     const uint32_t *vertex_set = a->vertex_set;
-    const float *sets = a->set_matrices;
+    const float *sets = inst->set_matrices;
     for (uint32_t v = 0; v < n; v++) {
         const float *mat = sets + (size_t)vertex_set[v] * SET_STRIDE;
         const float *p = pos + 3 * (size_t)v;
@@ -449,19 +448,22 @@ void iq_skin_vertices(iq_model *m) {
     }
 }
 
-int iq_evaluate(iq_model *m, float frame) {
-    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
+int iq_instance_evaluate(iq_instance *inst, float frame) {
+    if (!inst) return IQ_ERROR_INVALID_ARGUMENT;
+    const iq_model *m = inst->model;
     if (m->frame_positions) {
-        iqi_morph_evaluate(m, frame);
+        iqi_morph_evaluate(inst, frame);
         return 0;
     }
     if (m->joint_count) {
-        iq_sample_frame(m, frame, m->local_poses);
-        iq_compute_skin_matrices(m, m->local_poses, m->world_matrices);
+        iq_sample_frame(m, frame, inst->local_poses);
+        iq_compute_skin_matrices(inst, inst->local_poses);
     }
-    iq_skin_vertices(m);
+    iq_skin_vertices(inst);
     return 0;
 }
+
+int iq_evaluate(iq_model *m, float frame) { return m ? iq_instance_evaluate(m->instance, frame) : IQ_ERROR_INVALID_ARGUMENT; }
 
 // -- Posing by time, with crossfades
 
@@ -469,7 +471,13 @@ static int check_weight(float weight) { return weight == weight && weight - weig
 
 int iq_pose_model(iq_model *m, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
                   iq_playhead *head) {
+    return m ? iq_pose_instance(m->instance, play, blend, weight, skin_vertices, head) : IQ_ERROR_INVALID_ARGUMENT;
+}
+
+int iq_pose_instance(iq_instance *inst, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
+                     iq_playhead *head) {
     iq_playhead h1, h2;
+    const iq_model *m = inst ? inst->model : NULL;
     if (!m || !play || (blend && !check_weight(weight))) return IQ_ERROR_INVALID_ARGUMENT;
     int r = iq_playhead_at(m, play->animation, play->time, &play->opts, &h1);
     if (!r && blend) r = iq_playhead_at(m, blend->animation, blend->time, &blend->opts, &h2);
@@ -477,20 +485,20 @@ int iq_pose_model(iq_model *m, const iq_play *play, const iq_play *blend, float 
     if (weight < 0) weight = 0;
     if (weight > 1) weight = 1;
     if (m->joint_count) {
-        sample_pose(m, &h1, play->opts.flags, m->local_poses);
+        sample_pose(m, &h1, play->opts.flags, inst->local_poses);
         if (blend && weight > 0) {
-            iq_transform *other = m->animator->scratch;
+            iq_transform *other = inst->fade_pose;
             sample_pose(m, &h2, blend->opts.flags, other);
-            iq_blend_poses(m->local_poses, m->local_poses, other, m->joint_count, weight, play->opts.flags);
+            iq_blend_poses(inst->local_poses, inst->local_poses, other, m->joint_count, weight, play->opts.flags);
         }
-        iq_compute_skin_matrices(m, m->local_poses, m->world_matrices);
+        iq_compute_skin_matrices(inst, inst->local_poses);
     }
     if (skin_vertices && m->frame_positions) { /* vertex animation (MD3): morph between the playhead's frames */
         int fade = blend && weight > 0;
-        iqi_morph_frames(m, h1.frame_a, h1.frame_b, h1.blend, fade ? h2.frame_a : 0, fade ? h2.frame_b : 0,
+        iqi_morph_frames(inst, h1.frame_a, h1.frame_b, h1.blend, fade ? h2.frame_a : 0, fade ? h2.frame_b : 0,
                          fade ? h2.blend : 0.0f, fade ? weight : 0.0f);
     } else if (skin_vertices) {
-        iq_skin_vertices(m);
+        iq_skin_vertices(inst);
     }
     if (head) *head = h1;
     return 0;
@@ -502,10 +510,7 @@ int iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *play, cons
                     float out[16]) {
     if (!m || !out || joint >= m->joint_count || (play && blend && !check_weight(weight)))
         return IQ_ERROR_INVALID_ARGUMENT;
-    if (!play) {
-        mat34_to_col44(out, m->world_matrices + 12 * (size_t)joint);
-        return 0;
-    }
+    if (!play) return iq_instance_joint_matrix(m->instance, joint, out);
     iq_playhead h1, h2;
     int r = iq_playhead_at(m, play->animation, play->time, &play->opts, &h1);
     if (!r && blend) r = iq_playhead_at(m, blend->animation, blend->time, &blend->opts, &h2);
@@ -533,6 +538,12 @@ int iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *play, cons
         first = 0;
     }
     mat34_to_col44(out, world);
+    return 0;
+}
+
+int iq_instance_joint_matrix(const iq_instance *inst, uint32_t joint, float out[16]) {
+    if (!inst || !out || joint >= inst->model->joint_count) return IQ_ERROR_INVALID_ARGUMENT;
+    mat34_to_col44(out, inst->world_matrices + 12 * (size_t)joint);
     return 0;
 }
 
@@ -577,12 +588,13 @@ static const char *joint_label(const iq_model *m, int32_t j) {
 }
 
 /* The bounds of one pose of the model's mesh, for appended frames. */
-static void pose_bounds(iq_model *m, const iq_transform *locals, iq_bounds *b) {
-    iq_compute_skin_matrices(m, locals, m->world_matrices);
-    iq_skin_vertices(m);
+static void pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b) {
+    const iq_model *m = inst->model;
+    iq_compute_skin_matrices(inst, locals);
+    iq_skin_vertices(inst);
     memset(b, 0, sizeof *b);
     for (uint32_t v = 0; v < m->vertex_count; v++) {
-        const float *p = m->skinned_positions + 3 * (size_t)v;
+        const float *p = inst->skinned_positions + 3 * (size_t)v;
         for (int k = 0; k < 3; k++) {
             if (v == 0 || p[k] < b->min[k]) b->min[k] = p[k];
             if (v == 0 || p[k] > b->max[k]) b->max[k] = p[k];
@@ -678,12 +690,13 @@ int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
         /* The source's bounds (if any) describe its own mesh: measure ours.
          * This poses the model in scratch, then restores the last pose. */
         memcpy(bounds, m->frame_bounds, (size_t)m->frame_count * sizeof(iq_bounds));
+        iq_instance *inst = m->instance;
         for (uint32_t f = 0; f < src->frame_count; f++) {
-            memcpy(m->animator->scratch, frames + ((size_t)m->frame_count + f) * nj, nj * sizeof(iq_transform));
-            pose_bounds(m, m->animator->scratch, &bounds[m->frame_count + f]);
+            memcpy(inst->fade_pose, frames + ((size_t)m->frame_count + f) * nj, nj * sizeof(iq_transform));
+            pose_bounds(inst, inst->fade_pose, &bounds[m->frame_count + f]);
         }
-        iq_compute_skin_matrices(m, m->local_poses, m->world_matrices);
-        iq_skin_vertices(m);
+        iq_compute_skin_matrices(inst, inst->local_poses);
+        iq_skin_vertices(inst);
     }
     m->frame_poses = frames;
     m->frame_count = (uint32_t)total_frames;

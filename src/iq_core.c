@@ -174,8 +174,8 @@ float iqi_half_to_float(uint16_t h) {
 
 void iqi_quat_normalize(float q[4]) { iqm_quat_normalize(q); }
 
-/* Bind world matrices, their inverses, the model bounds and the buffers
- * iq_evaluate writes into. */
+/* Inverse bind matrices, the model bounds, the animator's tables and the
+ * model's own evaluation state. */
 int iqi_finish_model(iqi_ctx *ctx) {
     iq_model *m = ctx->model;
     uint32_t nj = m->joint_count;
@@ -187,11 +187,8 @@ int iqi_finish_model(iqi_ctx *ctx) {
     }
     if (nj) {
         m->inverse_bind = iqi_alloc(ctx, nj, 12 * sizeof(float), "inverse bind matrices");
-        m->skin_matrices = iqi_alloc(ctx, nj, 12 * sizeof(float), "skin matrices");
-        m->world_matrices = iqi_alloc(ctx, nj, 12 * sizeof(float), "world matrices");
-        m->local_poses = iqi_alloc(ctx, nj, sizeof(iq_transform), "local poses");
-        float *world = m->world_matrices;
-        if (!m->inverse_bind || !m->skin_matrices || !world || !m->local_poses) return 0;
+        float *world = iqi_alloc(ctx, nj, 12 * sizeof(float), "bind world matrices");
+        if (!m->inverse_bind || !world) return 0;
         for (uint32_t i = 0; i < nj; i++) {
             float local[12];
             iqm_mat_from_transform(local, &m->joints[i].bind);
@@ -200,10 +197,6 @@ int iqi_finish_model(iqi_ctx *ctx) {
             if (!iqm_mat_invert(m->inverse_bind + 12 * i, world + 12 * i))
                 return iqi_fail(ctx, IQ_ERROR_BAD_VALUE, -1,
                                 "the bind pose of joint %u ('%s') is not invertible (zero scale?)", i, m->joints[i].name);
-        }
-        for (uint32_t i = 0; i < nj; i++) { /* the bind pose until the first evaluate */
-            m->local_poses[i] = m->joints[i].bind;
-            for (int k = 0; k < 12; k++) m->skin_matrices[12 * i + k] = (k % 5 == 0) ? 1.0f : 0.0f;
         }
     }
     if (m->vertex_count && m->positions) {
@@ -219,21 +212,8 @@ int iqi_finish_model(iqi_ctx *ctx) {
             if (xy > b->xy_radius) b->xy_radius = xy;
             if (r > b->radius) b->radius = r;
         }
-        m->skinned_positions = iqi_alloc(ctx, m->vertex_count, 3 * sizeof(float), "skinned positions");
-        if (!m->skinned_positions) return 0;
-        memcpy(m->skinned_positions, m->positions, (size_t)m->vertex_count * 3 * sizeof(float));
-        if (m->normals) {
-            m->skinned_normals = iqi_alloc(ctx, m->vertex_count, 3 * sizeof(float), "skinned normals");
-            if (!m->skinned_normals) return 0;
-            memcpy(m->skinned_normals, m->normals, (size_t)m->vertex_count * 3 * sizeof(float));
-        }
-        if (m->tangents) {
-            m->skinned_tangents = iqi_alloc(ctx, m->vertex_count, 4 * sizeof(float), "skinned tangents");
-            if (!m->skinned_tangents) return 0;
-            memcpy(m->skinned_tangents, m->tangents, (size_t)m->vertex_count * 4 * sizeof(float));
-        }
     }
-    return iqi_anim_prepare(ctx);
+    return iqi_anim_prepare(ctx) && iqi_instance_prepare(ctx);
 }
 
 // -- Entry points

@@ -87,6 +87,12 @@ void iqi_quat_normalize(float q[4]);
 /* The animator's load-time step (iq_anim.c): its scratch buffers and the
  * influence sets CPU skinning uses. iqi_finish_model calls it last. */
 int iqi_anim_prepare(iqi_ctx *ctx);
+/* The model's own evaluation state (iq_instance.c), in its arena; after iqi_anim_prepare. */
+int iqi_instance_prepare(iqi_ctx *ctx);
+/* Influence sets CPU skinning blends (0 when nothing is skinned), and the
+ * floats each needs in an instance's set_matrices. */
+uint32_t iqi_anim_set_count(const iq_model *model);
+#define IQI_SET_STRIDE 24 /* 12 blended matrix, 9 cofactor matrix, 1 handedness, 2 pad */
 
 /* Format parsers: fill ctx->model or fail. */
 int iqi_parse_iqm(iqi_ctx *ctx);
@@ -95,10 +101,10 @@ int iqi_parse_md3(iqi_ctx *ctx);
 
 /* Morph (vertex) animation: fills skinned_positions/normals from
  * frame_positions/normals at a fractional, clamped frame. */
-void iqi_morph_evaluate(iq_model *model, float frame);
+void iqi_morph_evaluate(iq_instance *instance, float frame);
 /* The same between frames a0 and a1 (blend ta), crossfaded by `weight` toward
  * frames b0 and b1 (blend tb); weight 0 ignores b. Frames must be < frame_count. */
-void iqi_morph_frames(iq_model *model, uint32_t a0, uint32_t a1, float ta, uint32_t b0, uint32_t b1, float tb, float weight);
+void iqi_morph_frames(iq_instance *instance, uint32_t a0, uint32_t a1, float ta, uint32_t b0, uint32_t b1, float tb, float weight);
 /* Splits a fractional global frame into neighbours f0, f1 and a blend factor
  * t, clamped to 0..frame_count-1 (NaN is frame 0). */
 void iqi_frame_pair(uint32_t frame_count, float frame, uint32_t *f0, uint32_t *f1, float *t);

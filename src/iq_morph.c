@@ -22,17 +22,19 @@ static inline void lerp3(float *out, const float *frames, size_t stride, uint32_
     for (int k = 0; k < 3; k++) out[k] = a[k] + (b[k] - a[k]) * t;
 }
 
-void iqi_morph_frames(iq_model *m, uint32_t a0, uint32_t a1, float ta, uint32_t b0, uint32_t b1, float tb, float weight) {
+void iqi_morph_frames(iq_instance *inst, uint32_t a0, uint32_t a1, float ta, uint32_t b0, uint32_t b1, float tb,
+                      float weight) {
+    const iq_model *m = inst->model;
     uint32_t nv = m->vertex_count;
     if (!nv) return;
     size_t stride = 3 * (size_t)nv;
     if (weight <= 0.0f && (ta == 0.0f || a0 == a1)) { /* a frame as it is */
-        memcpy(m->skinned_positions, m->frame_positions + a0 * stride, stride * sizeof(float));
-        memcpy(m->skinned_normals, m->frame_normals + a0 * stride, stride * sizeof(float));
+        memcpy(inst->skinned_positions, m->frame_positions + a0 * stride, stride * sizeof(float));
+        memcpy(inst->skinned_normals, m->frame_normals + a0 * stride, stride * sizeof(float));
         return;
     }
     for (size_t v = 0; v < nv; v++) {
-        float *p = m->skinned_positions + 3 * v, *n = m->skinned_normals + 3 * v;
+        float *p = inst->skinned_positions + 3 * v, *n = inst->skinned_normals + 3 * v;
         lerp3(p, m->frame_positions, stride, a0, a1, ta, v);
         lerp3(n, m->frame_normals, stride, a0, a1, ta, v);
         if (weight > 0.0f) { /* crossfade toward a second pair of frames */
@@ -53,9 +55,9 @@ void iqi_morph_frames(iq_model *m, uint32_t a0, uint32_t a1, float ta, uint32_t 
     }
 }
 
-void iqi_morph_evaluate(iq_model *m, float frame) {
+void iqi_morph_evaluate(iq_instance *inst, float frame) {
     uint32_t f0, f1;
     float t;
-    iqi_frame_pair(m->frame_count, frame, &f0, &f1, &t);
-    iqi_morph_frames(m, f0, f1, t, f0, f1, t, 0.0f);
+    iqi_frame_pair(inst->model->frame_count, frame, &f0, &f1, &t);
+    iqi_morph_frames(inst, f0, f1, t, f0, f1, t, 0.0f);
 }

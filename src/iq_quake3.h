@@ -77,6 +77,16 @@ typedef struct iq_q3_config {
 int iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, iq_error *error);
 const char *iq_q3_animation_name(unsigned id); /* "LEGS_RUN"; NULL past the end */
 
+/* Where a part is `time` seconds after `anim` started, stepped as cgame's
+ * CG_RunLerpFrame does: frame k shows from k * frame_lerp ms, then lerps to
+ * k + 1; past the end a looping animation repeats its last loop_frames
+ * frames, any other holds its last frame (finished = 1); reversed ones run
+ * backwards. Frames are clamped to the part's part_frames frames. duration
+ * is one pass (frame_count * frame_lerp ms); loops counts entries into the
+ * looping section; position is the frame step inside the animation.
+ * Returns 0 or IQ_ERROR_INVALID_ARGUMENT (time not finite). */
+int iq_q3_playhead(const iq_q3_animation *anim, double time, uint32_t part_frames, iq_playhead *out);
+
 /* -- .skin */
 
 #define IQ_SKIN_MAX_SURFACES 256  /* MAX_SKIN_SURFACES; later lines are ignored, as Quake 3 does */

@@ -69,10 +69,7 @@ void iqi_orthonormalize_axes(float xf[3], float yf[3], float zf[3]) {
     }
 }
 
-static int md3_tag(const iq_model *m, uint32_t tag, float frame, float out[16]) {
-    uint32_t f0, f1;
-    float t;
-    iqi_frame_pair(m->frame_count, frame, &f0, &f1, &t);
+static int md3_tag(const iq_model *m, uint32_t tag, uint32_t f0, uint32_t f1, float t, float out[16]) {
     const float *a = m->tag_transforms + 12 * ((size_t)f0 * m->tag_count + tag);
     const float *b = m->tag_transforms + 12 * ((size_t)f1 * m->tag_count + tag);
     float col[4][3]; /* x, y, z axes and origin */
@@ -101,10 +98,8 @@ static void joint_local(const iq_model *m, uint32_t j, uint32_t f0, uint32_t f1,
     iqm_mat_from_transform(out, &local);
 }
 
-static int joint_matrix(const iq_model *m, uint32_t joint, float frame, float out[16]) {
-    uint32_t f0 = 0, f1 = 0;
-    float t = 0, world[12], local[12], tmp[12];
-    if (m->frame_count) iqi_frame_pair(m->frame_count, frame, &f0, &f1, &t);
+static int joint_matrix(const iq_model *m, uint32_t joint, uint32_t f0, uint32_t f1, float t, float out[16]) {
+    float world[12], local[12], tmp[12];
     joint_local(m, joint, f0, f1, t, world);
     /* parent < index is guaranteed, so the walk ends at a root */
     for (int32_t p = m->joints[joint].parent; p >= 0; p = m->joints[p].parent) {
@@ -119,11 +114,32 @@ static int joint_matrix(const iq_model *m, uint32_t joint, float frame, float ou
     return 1;
 }
 
+int iq_tag_matrix_frames(const iq_model *m, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
+                         float out[16]) {
+    if (!m || !out || index >= (uint64_t)m->tag_count + m->joint_count) return 0;
+    uint32_t last = m->frame_count ? m->frame_count - 1 : 0;
+    if (frame_a > last) frame_a = last;
+    if (frame_b > last) frame_b = last;
+    if (!(blend > 0)) blend = 0; /* also NaN */
+    if (blend > 1) blend = 1;
+    if (index < m->tag_count) return md3_tag(m, index, frame_a, frame_b, blend, out);
+    if (!m->frame_count) frame_a = frame_b = 0, blend = 0;
+    return joint_matrix(m, index - m->tag_count, frame_a, frame_b, blend, out);
+}
+
+int iq_tag_matrix_at(const iq_model *m, uint32_t index, float frame, float out[16]) {
+    uint32_t f0 = 0, f1 = 0;
+    float t = 0;
+    if (!m) return 0;
+    if (m->frame_count) iqi_frame_pair(m->frame_count, frame, &f0, &f1, &t);
+    return iq_tag_matrix_frames(m, index, f0, f1, t, out);
+}
+
 int iq_tag_matrix(const iq_model *m, const char *name, float frame, float out[16]) {
     if (!m || !name || !out) return 0;
     for (uint32_t i = 0; i < m->tag_count; i++)
-        if (strcmp(m->tag_names[i], name) == 0) return md3_tag(m, i, frame, out);
+        if (strcmp(m->tag_names[i], name) == 0) return iq_tag_matrix_at(m, i, frame, out);
     for (uint32_t j = 0; j < m->joint_count; j++)
-        if (m->joints[j].name && strcmp(m->joints[j].name, name) == 0) return joint_matrix(m, j, frame, out);
+        if (m->joints[j].name && strcmp(m->joints[j].name, name) == 0) return iq_tag_matrix_at(m, m->tag_count + j, frame, out);
     return 0;
 }

@@ -1,9 +1,14 @@
-/* Everything the WebAssembly build exports, and nothing else. JS (web/
- * interquake.js) reaches models through 32-bit handles (slot + generation), so
- * a disposed or made-up handle is detected instead of touching freed memory.
- * Model data stays in the WASM heap; JS reads it through typed-array views,
- * with the record layouts fixed by the static asserts below. */
+/* Everything the WebAssembly build exports, and nothing else.
+ *
+ * JS (web/core/wasm.js) is the one module that talks to these exports. It
+ * learns every record layout, enum value, error name and constant from the
+ * tables below at init, so no JS file knows a number that C defines. Models
+ * and instances are reached through 32-bit handles (slot + generation), so a
+ * disposed or made-up handle is detected instead of touching freed memory.
+ * Results go to memory the caller passes in (never process-wide statics), and
+ * every call that can fail fills the caller's iq_error. */
 #include "iq_internal.h"
+#include "iq_quake3.h"
 #include <stdlib.h>
 
 #ifdef __EMSCRIPTEN__
@@ -13,400 +18,455 @@
 #define IQ_EXPORT
 #endif
 
-// -- Record layouts that JS reads (wasm32: 4-byte pointers)
+// -- Call records: what JS writes for calls with many parameters
 
-#if defined(__wasm32__)
-_Static_assert(sizeof(iq_mesh) == 24, "JS reads iq_mesh as 6 uint32");
-_Static_assert(sizeof(iq_joint) == 48 && offsetof(iq_joint, bind) == 8, "JS reads iq_joint as name, parent, 10 floats");
-_Static_assert(sizeof(iq_transform) == 40, "JS reads iq_transform as 10 floats");
-_Static_assert(sizeof(iq_animation) == 20 && offsetof(iq_animation, framerate) == 12, "JS reads iq_animation");
-_Static_assert(sizeof(iq_bounds) == 32, "JS reads iq_bounds as 8 floats");
-_Static_assert(sizeof(iq_custom_array) == 20 && offsetof(iq_custom_array, data) == 16, "JS reads iq_custom_array");
-_Static_assert(sizeof(iq_extension) == 12, "JS reads iq_extension");
-_Static_assert(sizeof(iq_warning) == 164 && offsetof(iq_warning, message) == 4, "JS reads iq_warning");
-#endif
+/* Pose an instance (or sample a joint) at `play`, crossfaded toward `blend` by
+ * `weight` when has_blend; skin != 0 also skins (or morphs) the vertices. */
+typedef struct iq_wasm_pose_args {
+    iq_play play, blend;
+    float weight;
+    uint32_t has_blend, skin;
+} iq_wasm_pose_args;
 
-/* The order of the uint32 words iq_wasm_model_info writes. JS has the same
- * list (INFO_FIELDS in web/interquake.js) and checks the count at init. */
-#define IQ_INFO_FIELDS(X) \
-    X(format) X(vertex_count) X(triangle_count) X(mesh_count) X(joint_count) X(frame_count) \
-    X(animation_count) X(custom_array_count) X(extension_count) X(warning_count) \
-    X(positions) X(normals) X(texcoords) X(tangents) X(colors) X(blend_indices) X(blend_weights) \
-    X(indices) X(adjacency) X(meshes) X(joints) X(inverse_bind) X(frame_poses) X(animations) \
-    X(frame_bounds) X(custom_arrays) X(extensions) X(comment) X(comment_size) X(warnings) \
-    X(skinned_positions) X(skinned_normals) X(skinned_tangents) X(skin_matrices) X(world_matrices) \
-    X(local_poses) X(bounds)
+// -- The layout table: every record JS reads or writes, field by field
 
-enum {
-#define IQ_X(name) INFO_##name,
-    IQ_INFO_FIELDS(IQ_X)
+enum { T_U8 = 1, T_U16, T_U32, T_I32, T_U64, T_I64, T_F32, T_F64, T_PTR, T_STR, T_CHARS, T_REC };
+
+typedef struct iq_wasm_field {
+    const char *record, *field; /* field "" describes the record itself: its size in `offset` */
+    uint32_t offset, type, count; /* count: array length (chars for T_CHARS) */
+    const char *of;             /* T_REC: the record type of the field */
+} iq_wasm_field;
+
+#define SIZEOF_ARRAY(type, member) (sizeof(((type *)0)->member) / sizeof(((type *)0)->member[0]))
+#define REC(type) {#type, "", sizeof(type), 0, 0, NULL},
+#define F(type, js, member, t) {#type, #js, offsetof(type, member), T_##t, 1, NULL},
+#define A(type, js, member, t) {#type, #js, offsetof(type, member), T_##t, SIZEOF_ARRAY(type, member), NULL},
+#define R(type, js, member, rec, n) {#type, #js, offsetof(type, member), T_REC, n, #rec},
+
+static const iq_wasm_field layout[] = {
+    REC(iq_error) F(iq_error, code, code, U32) F(iq_error, offset, offset, I64) F(iq_error, line, line, U32)
+    F(iq_error, column, column, U32) A(iq_error, message, message, CHARS)
+
+    REC(iq_mesh) F(iq_mesh, name, name, STR) F(iq_mesh, material, material, STR)
+    F(iq_mesh, firstVertex, first_vertex, U32) F(iq_mesh, vertexCount, vertex_count, U32)
+    F(iq_mesh, firstTriangle, first_triangle, U32) F(iq_mesh, triangleCount, triangle_count, U32)
+
+    REC(iq_joint) F(iq_joint, name, name, STR) F(iq_joint, parent, parent, I32)
+    A(iq_joint, translate, bind.translate, F32) A(iq_joint, rotate, bind.rotate, F32) A(iq_joint, scale, bind.scale, F32)
+
+    REC(iq_transform)
+
+    REC(iq_animation) F(iq_animation, name, name, STR) F(iq_animation, firstFrame, first_frame, U32)
+    F(iq_animation, frameCount, frame_count, U32) F(iq_animation, framerate, framerate, F32)
+    F(iq_animation, flags, flags, U32)
+
+    REC(iq_bounds) A(iq_bounds, min, min, F32) A(iq_bounds, max, max, F32) F(iq_bounds, xyRadius, xy_radius, F32)
+    F(iq_bounds, radius, radius, F32)
+
+    REC(iq_custom_array) F(iq_custom_array, name, name, STR) F(iq_custom_array, type, type, U32)
+    F(iq_custom_array, format, format, U32) F(iq_custom_array, size, size, U32) F(iq_custom_array, data, data, PTR)
+
+    REC(iq_extension) F(iq_extension, name, name, STR) F(iq_extension, size, size, U32) F(iq_extension, data, data, PTR)
+
+    REC(iq_warning) F(iq_warning, code, code, U32) A(iq_warning, message, message, CHARS)
+
+    REC(iq_frame_info) F(iq_frame_info, name, name, STR) A(iq_frame_info, localOrigin, local_origin, F32)
+
+    REC(iq_shader) F(iq_shader, name, name, STR) F(iq_shader, index, index, I32) F(iq_shader, mesh, mesh, U32)
+
+    REC(iq_image) F(iq_image, width, width, U32) F(iq_image, height, height, U32) F(iq_image, data, data, PTR)
+
+    REC(iq_model) F(iq_model, format, format, U32) F(iq_model, vertexCount, vertex_count, U32)
+    F(iq_model, triangleCount, triangle_count, U32) F(iq_model, meshCount, mesh_count, U32)
+    F(iq_model, jointCount, joint_count, U32) F(iq_model, frameCount, frame_count, U32)
+    F(iq_model, animationCount, animation_count, U32) F(iq_model, customArrayCount, custom_array_count, U32)
+    F(iq_model, extensionCount, extension_count, U32) F(iq_model, warningCount, warning_count, U32)
+    F(iq_model, positions, positions, PTR) F(iq_model, normals, normals, PTR) F(iq_model, texcoords, texcoords, PTR)
+    F(iq_model, tangents, tangents, PTR) F(iq_model, colors, colors, PTR) F(iq_model, blendIndices, blend_indices, PTR)
+    F(iq_model, blendWeights, blend_weights, PTR) F(iq_model, indices, indices, PTR)
+    F(iq_model, adjacency, adjacency, PTR) F(iq_model, meshes, meshes, PTR) F(iq_model, joints, joints, PTR)
+    F(iq_model, inverseBind, inverse_bind, PTR) F(iq_model, framePoses, frame_poses, PTR)
+    F(iq_model, animations, animations, PTR) F(iq_model, frameBounds, frame_bounds, PTR)
+    R(iq_model, bounds, bounds, iq_bounds, 1) F(iq_model, customArrays, custom_arrays, PTR)
+    F(iq_model, extensions, extensions, PTR) F(iq_model, comment, comment, PTR)
+    F(iq_model, commentSize, comment_size, U32) F(iq_model, warnings, warnings, PTR)
+    F(iq_model, framePositions, frame_positions, PTR) F(iq_model, frameNormals, frame_normals, PTR)
+    F(iq_model, frameInfo, frame_info, PTR) F(iq_model, tagCount, tag_count, U32)
+    F(iq_model, tagNames, tag_names, PTR) F(iq_model, tagTransforms, tag_transforms, PTR)
+    F(iq_model, shaderCount, shader_count, U32) F(iq_model, shaders, shaders, PTR)
+
+    REC(iq_instance) F(iq_instance, skinnedPositions, skinned_positions, PTR)
+    F(iq_instance, skinnedNormals, skinned_normals, PTR) F(iq_instance, skinnedTangents, skinned_tangents, PTR)
+    F(iq_instance, skinMatrices, skin_matrices, PTR) F(iq_instance, skinMatrices4x4, skin_matrices_4x4, PTR)
+    F(iq_instance, worldMatrices, world_matrices, PTR) F(iq_instance, localPoses, local_poses, PTR)
+
+    REC(iq_playhead) F(iq_playhead, frameA, frame_a, U32) F(iq_playhead, frameB, frame_b, U32)
+    F(iq_playhead, blend, blend, F64) F(iq_playhead, position, position, F32) F(iq_playhead, duration, duration, F64)
+    F(iq_playhead, loops, loops, I32) F(iq_playhead, finished, finished, U32) F(iq_playhead, frameCount, frame_count, U32)
+
+    REC(iq_play) F(iq_play, animation, animation, U32) F(iq_play, time, time, F64) F(iq_play, loop, opts.loop, U32)
+    F(iq_play, framerate, opts.framerate, F64) F(iq_play, speed, opts.speed, F64) F(iq_play, flags, opts.flags, U32)
+
+    REC(iq_wasm_pose_args) R(iq_wasm_pose_args, play, play, iq_play, 1) R(iq_wasm_pose_args, blend, blend, iq_play, 1)
+    F(iq_wasm_pose_args, weight, weight, F32) F(iq_wasm_pose_args, hasBlend, has_blend, U32)
+    F(iq_wasm_pose_args, skin, skin, U32)
+
+    REC(iq_q3_animation) F(iq_q3_animation, firstFrame, first_frame, I32)
+    F(iq_q3_animation, frameCount, frame_count, U32) F(iq_q3_animation, loopFrames, loop_frames, U32)
+    F(iq_q3_animation, fps, fps, F32) F(iq_q3_animation, frameLerp, frame_lerp, U32)
+    F(iq_q3_animation, reversed, reversed, U32) F(iq_q3_animation, fromFile, from_file, U32)
+    F(iq_q3_animation, line, line, U32)
+
+    REC(iq_q3_config) R(iq_q3_config, animations, animations, iq_q3_animation, IQ_Q3_ANIMATION_COUNT)
+    F(iq_q3_config, tableEntries, table_entries, U32) F(iq_q3_config, legsSkip, legs_skip, I32)
+    F(iq_q3_config, sex, sex, U32) F(iq_q3_config, footsteps, footsteps, U32)
+    A(iq_q3_config, headOffset, head_offset, F32) F(iq_q3_config, fixedLegs, fixed_legs, U32)
+    F(iq_q3_config, fixedTorso, fixed_torso, U32) F(iq_q3_config, warningCount, warning_count, U32)
+    A(iq_q3_config, warning, warning, CHARS)
+
+    REC(iq_skin_surface) A(iq_skin_surface, name, name, CHARS) A(iq_skin_surface, shader, shader, CHARS)
+    F(iq_skin_surface, line, line, U32)
+
+    REC(iq_skin) F(iq_skin, surfaceCount, surface_count, U32) F(iq_skin, warningCount, warning_count, U32)
+    A(iq_skin, warning, warning, CHARS) R(iq_skin, surfaces, surfaces, iq_skin_surface, IQ_SKIN_MAX_SURFACES)
+
+    REC(iq_zip_limits) F(iq_zip_limits, maxEntries, max_entries, U32)
+    F(iq_zip_limits, maxNameLength, max_name_length, U32) F(iq_zip_limits, maxTotalSize, max_total_size, U64)
+    F(iq_zip_limits, maxRatio, max_ratio, U32)
+
+    REC(iq_zip_entry) F(iq_zip_entry, nameOffset, name_offset, U32) F(iq_zip_entry, nameLength, name_length, U32)
+    F(iq_zip_entry, dataOffset, data_offset, U32) F(iq_zip_entry, compressedSize, compressed_size, U32)
+    F(iq_zip_entry, uncompressedSize, uncompressed_size, U32) F(iq_zip_entry, crc32, crc32, U32)
+    F(iq_zip_entry, method, method, U16) F(iq_zip_entry, flags, flags, U16)
+    F(iq_zip_entry, localOffset, local_offset, U32)
+
+    REC(iq_zip_directory) F(iq_zip_directory, archiveSize, archive_size, U64)
+    F(iq_zip_directory, offset, offset, U64) F(iq_zip_directory, size, size, U64)
+    F(iq_zip_directory, endRecord, end_record, U64) F(iq_zip_directory, entryCount, entry_count, U32)
+
+    REC(iq_zip) F(iq_zip, entryCount, entry_count, U32) F(iq_zip, entries, entries, PTR)
+    F(iq_zip, totalSize, total_size, U64) F(iq_zip, warningCount, warning_count, U32) A(iq_zip, warning, warning, CHARS)
+    R(iq_zip, directory, directory, iq_zip_directory, 1) F(iq_zip, names, names, PTR)
+};
+#undef REC
+#undef F
+#undef A
+#undef R
+
+// -- Enums and constants, by group and name
+
+typedef struct iq_wasm_constant {
+    const char *group, *name;
+    double value;
+} iq_wasm_constant;
+
+static const iq_wasm_constant constants[] = {
+#define IQ_X(name, code, text) {"error", code, IQ_ERROR_##name},
+    IQ_ERROR_LIST(IQ_X)
 #undef IQ_X
-    INFO_COUNT
+#define IQ_X(name, code, text) {"warning", code, IQ_WARNING_##name},
+    IQ_WARNING_LIST(IQ_X)
+#undef IQ_X
+#define IQ_X(name) {"q3_animation", #name, IQ_Q3_##name},
+    IQ_Q3_ANIMATIONS(IQ_X)
+#undef IQ_X
+    {"format", "auto", IQ_FORMAT_AUTO}, {"format", "iqm", IQ_FORMAT_IQM}, {"format", "iqe", IQ_FORMAT_IQE},
+    {"format", "md3", IQ_FORMAT_MD3},
+    {"loop", "auto", IQ_LOOP_AUTO}, {"loop", "repeat", IQ_LOOP_REPEAT}, {"loop", "once", IQ_LOOP_ONCE},
+    {"loop", "pingpong", IQ_LOOP_PINGPONG},
+    {"play", "stepped", IQ_PLAY_STEPPED}, {"play", "slerp", IQ_PLAY_SLERP}, {"play", "nlerp", IQ_PLAY_NLERP},
+    {"animation", "loop", IQ_ANIMATION_LOOP},
+    {"component", "byte", IQ_BYTE}, {"component", "ubyte", IQ_UBYTE}, {"component", "short", IQ_SHORT},
+    {"component", "ushort", IQ_USHORT}, {"component", "int", IQ_INT}, {"component", "uint", IQ_UINT},
+    {"component", "half", IQ_HALF}, {"component", "float", IQ_FLOAT}, {"component", "double", IQ_DOUBLE},
+    {"footsteps", "normal", IQ_Q3_FOOTSTEPS_NORMAL}, {"footsteps", "boot", IQ_Q3_FOOTSTEPS_BOOT},
+    {"footsteps", "flesh", IQ_Q3_FOOTSTEPS_FLESH}, {"footsteps", "mech", IQ_Q3_FOOTSTEPS_MECH},
+    {"footsteps", "energy", IQ_Q3_FOOTSTEPS_ENERGY},
+    {"zip", "stored", IQ_ZIP_STORED}, {"zip", "deflate", IQ_ZIP_DEFLATE}, {"zip", "encrypted", IQ_ZIP_FLAG_ENCRYPTED},
+    {"default", "framerate", IQ_DEFAULT_FRAMERATE}, {"default", "md3Framerate", IQ_MD3_DEFAULT_FRAMERATE},
+    {"limit", "maxWarnings", IQ_MAX_WARNINGS}, {"limit", "tgaMaxDimension", IQ_TGA_MAX_DIMENSION},
+    {"limit", "q3CfgMaxBytes", IQ_Q3_CFG_MAX_BYTES}, {"limit", "skinMaxSurfaces", IQ_SKIN_MAX_SURFACES},
+    {"version", "major", IQ_VERSION_MAJOR}, {"version", "minor", IQ_VERSION_MINOR},
+    {"version", "patch", IQ_VERSION_PATCH},
 };
 
-// -- Handles
-
-#define MAX_SLOTS 65535
-typedef struct slot {
-    iq_model *model;
-    uint32_t generation;
-} slot;
-static slot *slots;
-static uint32_t slot_count;
-static iq_error last_error;
-
-static iq_model *lookup(uint32_t handle) {
-    uint32_t index = (handle & 0xFFFF) - 1, generation = handle >> 16;
-    if (index >= slot_count || !slots[index].model || slots[index].generation != generation) return NULL;
-    return slots[index].model;
+/* The tables' addresses and lengths: JS builds its layout from them at init. */
+IQ_EXPORT const iq_wasm_field *iq_wasm_layout(uint32_t *count) {
+    *count = sizeof layout / sizeof layout[0];
+    return layout;
+}
+IQ_EXPORT const iq_wasm_constant *iq_wasm_constants(uint32_t *count) {
+    *count = sizeof constants / sizeof constants[0];
+    return constants;
 }
 
-static uint32_t fail(iq_error_code code, const char *message) {
-    return (uint32_t)iqi_set_error(&last_error, code, "%s", message);
-}
+/* The tables describe themselves too, so JS can read them before it knows anything. */
+#if defined(__wasm32__)
+_Static_assert(sizeof(iq_wasm_field) == 24 && offsetof(iq_wasm_field, offset) == 8 && offsetof(iq_wasm_field, of) == 20,
+               "JS reads the layout table as record, field, offset, type, count, of");
+_Static_assert(sizeof(iq_wasm_constant) == 16 && offsetof(iq_wasm_constant, value) == 8,
+               "JS reads the constant table as group, name, value");
+#endif
 
-IQ_EXPORT uint32_t iq_wasm_info_field_count(void) { return INFO_COUNT; }
+// -- Heap
 
 IQ_EXPORT void *iq_wasm_alloc(uint32_t size) { return malloc(size ? size : 1); }
 IQ_EXPORT void iq_wasm_free(void *p) { free(p); }
 
-/* Loads a model; returns its handle, or 0 with the error kept for the
- * iq_wasm_error_* calls. `format` is an iq_format (0 = from the magic). */
-IQ_EXPORT uint32_t iq_wasm_load(const void *data, uint32_t size, uint32_t format) {
-    iq_load_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.format = (iq_format)format;
-    iq_model *m = iq_load_memory(data, size, &opts, &last_error);
-    if (!m) return 0;
+// -- Handles: models and their instances
+
+#define MAX_SLOTS 65535
+enum { SLOT_FREE = 0, SLOT_MODEL, SLOT_INSTANCE };
+typedef struct slot {
+    void *object;
+    uint32_t generation, kind;
+    uint32_t owner; /* an instance's model handle */
+} slot;
+static slot *slots;
+static uint32_t slot_count;
+
+static slot *lookup(uint32_t handle, uint32_t kind) {
+    uint32_t index = (handle & 0xFFFF) - 1, generation = handle >> 16;
+    if (index >= slot_count || slots[index].kind != kind || slots[index].generation != generation) return NULL;
+    return &slots[index];
+}
+static iq_model *model_of(uint32_t handle) {
+    slot *s = lookup(handle, SLOT_MODEL);
+    return s ? s->object : NULL;
+}
+static iq_instance *instance_of(uint32_t handle) {
+    slot *s = lookup(handle, SLOT_INSTANCE);
+    return s ? s->object : NULL;
+}
+
+/* A handle for a new object, or 0 with *err filled. */
+static uint32_t add_slot(void *object, uint32_t kind, uint32_t owner, iq_error *err) {
     uint32_t index = 0;
-    while (index < slot_count && slots[index].model) index++;
+    while (index < slot_count && slots[index].kind != SLOT_FREE) index++;
     if (index == slot_count) {
         if (slot_count == MAX_SLOTS) {
-            iq_free(m);
-            return fail(IQ_ERROR_LIMIT, "65535 models are open; dispose some first");
+            iqi_set_error(err, IQ_ERROR_LIMIT, "65535 models and instances are open; dispose some first");
+            return 0;
         }
         uint32_t grown = slot_count ? slot_count * 2 : 16;
         if (grown > MAX_SLOTS) grown = MAX_SLOTS;
         slot *s = realloc(slots, grown * sizeof *s);
         if (!s) {
-            iq_free(m);
-            return fail(IQ_ERROR_OUT_OF_MEMORY, "out of memory for the model table");
+            iqi_set_error(err, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the handle table");
+            return 0;
         }
         memset(s + slot_count, 0, (grown - slot_count) * sizeof *s);
         slots = s;
         slot_count = grown;
     }
-    slots[index].model = m;
-    slots[index].generation = (slots[index].generation + 1) & 0x7FFF;
-    if (slots[index].generation == 0) slots[index].generation = 1;
-    return (slots[index].generation << 16) | (index + 1);
+    slot *s = &slots[index];
+    s->object = object;
+    s->kind = kind;
+    s->owner = owner;
+    s->generation = (s->generation + 1) & 0x7FFF;
+    if (s->generation == 0) s->generation = 1;
+    return (s->generation << 16) | (index + 1);
 }
 
-IQ_EXPORT uint32_t iq_wasm_error_code(void) { return last_error.code; }
-IQ_EXPORT double iq_wasm_error_offset(void) { return (double)last_error.offset; }
-IQ_EXPORT uint32_t iq_wasm_error_line(void) { return last_error.line; }
-IQ_EXPORT uint32_t iq_wasm_error_column(void) { return last_error.column; }
-IQ_EXPORT const char *iq_wasm_error_message(void) { return last_error.message; }
-IQ_EXPORT const char *iq_wasm_error_name(uint32_t code) { return iq_error_name((iq_error_code)code); }
-IQ_EXPORT const char *iq_wasm_warning_name(uint32_t code) { return iq_warning_name((iq_warning_code)code); }
+static void free_slot(slot *s) {
+    if (s->kind == SLOT_MODEL) iq_free(s->object);
+    else iq_instance_free(s->object);
+    s->object = NULL;
+    s->kind = SLOT_FREE;
+}
 
-/* Returns 0, or 1 when the handle is not a live model. */
+/* Loads a model: its handle, or 0 with *err filled. format is an iq_format. */
+IQ_EXPORT uint32_t iq_wasm_load(const void *data, uint32_t size, uint32_t format, iq_error *err) {
+    iq_load_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.format = (iq_format)format;
+    iq_model *m = iq_load_memory(data, size, &opts, err);
+    if (!m) return 0;
+    uint32_t handle = add_slot(m, SLOT_MODEL, 0, err);
+    if (!handle) iq_free(m);
+    return handle;
+}
+
+/* A new evaluation state for a model: its handle, or 0 with *err filled. */
+IQ_EXPORT uint32_t iq_wasm_instance_create(uint32_t model_handle, iq_error *err) {
+    iq_model *m = model_of(model_handle);
+    if (!m) {
+        iqi_set_error(err, IQ_ERROR_DISPOSED, "the model was disposed");
+        return 0;
+    }
+    iq_instance *inst = iq_instance_create(m, err);
+    if (!inst) return 0;
+    uint32_t handle = add_slot(inst, SLOT_INSTANCE, model_handle, err);
+    if (!handle) iq_instance_free(inst);
+    return handle;
+}
+
+/* Frees a model (with every instance made from it) or an instance. Returns 0,
+ * or 1 when the handle is not live. */
 IQ_EXPORT uint32_t iq_wasm_dispose(uint32_t handle) {
-    iq_model *m = lookup(handle);
-    if (!m) return 1;
-    iq_free(m);
-    slots[(handle & 0xFFFF) - 1].model = NULL;
+    slot *s = lookup(handle, SLOT_MODEL);
+    if (s) {
+        for (uint32_t i = 0; i < slot_count; i++)
+            if (slots[i].kind == SLOT_INSTANCE && slots[i].owner == handle) free_slot(&slots[i]);
+        free_slot(s);
+        return 0;
+    }
+    s = lookup(handle, SLOT_INSTANCE);
+    if (!s) return 1;
+    free_slot(s);
     return 0;
 }
 
-/* Fills out[INFO_COUNT] with counts and heap addresses. Returns 0 or 1 (bad handle). */
-IQ_EXPORT uint32_t iq_wasm_model_info(uint32_t handle, uint32_t *out) {
-    iq_model *m = lookup(handle);
-    if (!m) return 1;
-#define PTR(p) (uint32_t)(uintptr_t)(p)
-    out[INFO_format] = m->format;
-    out[INFO_vertex_count] = m->vertex_count;
-    out[INFO_triangle_count] = m->triangle_count;
-    out[INFO_mesh_count] = m->mesh_count;
-    out[INFO_joint_count] = m->joint_count;
-    out[INFO_frame_count] = m->frame_count;
-    out[INFO_animation_count] = m->animation_count;
-    out[INFO_custom_array_count] = m->custom_array_count;
-    out[INFO_extension_count] = m->extension_count;
-    out[INFO_warning_count] = m->warning_count < IQ_MAX_WARNINGS ? m->warning_count : IQ_MAX_WARNINGS;
-    out[INFO_positions] = PTR(m->positions);
-    out[INFO_normals] = PTR(m->normals);
-    out[INFO_texcoords] = PTR(m->texcoords);
-    out[INFO_tangents] = PTR(m->tangents);
-    out[INFO_colors] = PTR(m->colors);
-    out[INFO_blend_indices] = PTR(m->blend_indices);
-    out[INFO_blend_weights] = PTR(m->blend_weights);
-    out[INFO_indices] = PTR(m->indices);
-    out[INFO_adjacency] = PTR(m->adjacency);
-    out[INFO_meshes] = PTR(m->meshes);
-    out[INFO_joints] = PTR(m->joints);
-    out[INFO_inverse_bind] = PTR(m->inverse_bind);
-    out[INFO_frame_poses] = PTR(m->frame_poses);
-    out[INFO_animations] = PTR(m->animations);
-    out[INFO_frame_bounds] = PTR(m->frame_bounds);
-    out[INFO_custom_arrays] = PTR(m->custom_arrays);
-    out[INFO_extensions] = PTR(m->extensions);
-    out[INFO_comment] = PTR(m->comment);
-    out[INFO_comment_size] = m->comment_size;
-    out[INFO_warnings] = PTR(m->warnings);
-    out[INFO_skinned_positions] = PTR(m->skinned_positions);
-    out[INFO_skinned_normals] = PTR(m->skinned_normals);
-    out[INFO_skinned_tangents] = PTR(m->skinned_tangents);
-    out[INFO_skin_matrices] = PTR(m->skin_matrices);
-    out[INFO_world_matrices] = PTR(m->world_matrices);
-    out[INFO_local_poses] = PTR(m->local_poses);
-    out[INFO_bounds] = PTR(&m->bounds);
-#undef PTR
-    return 0;
-}
-
-/* Skins the model at a fractional global frame into its skinned_* buffers. */
-IQ_EXPORT uint32_t iq_wasm_evaluate(uint32_t handle, float frame) {
-    iq_model *m = lookup(handle);
-    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
-    return (uint32_t)iq_evaluate(m, frame);
+/* The records behind a handle, for JS to read by layout; 0 when not live. The
+ * model's own instance is model->instance (read through the iq_model layout is
+ * not possible: JS asks here). */
+IQ_EXPORT const iq_model *iq_wasm_model(uint32_t handle) { return model_of(handle); }
+IQ_EXPORT const iq_instance *iq_wasm_instance(uint32_t handle) {
+    iq_model *m = model_of(handle);
+    return m ? m->instance : instance_of(handle);
 }
 
 /* Bytes held by live models (their arenas), for leak tests. */
 IQ_EXPORT double iq_wasm_live_bytes(void) {
     double total = 0;
     for (uint32_t i = 0; i < slot_count; i++)
-        if (slots[i].model) total += (double)((iqi_arena *)slots[i].model->internal)->used;
+        if (slots[i].kind == SLOT_MODEL) total += (double)((iqi_arena *)((iq_model *)slots[i].object)->internal)->used;
     return total;
 }
 
-// -- Animator (issue 3): playback in time, crossfades, joint queries, attaching animations
+// -- Posing (iq_anim.c). `handle` is a model (its own instance) or an instance.
 
-/* Results JS reads after a call: the playhead of the last iq_wasm_pose /
- * iq_wasm_playhead and the matrix of the last iq_wasm_joint_matrix. */
-static iq_playhead anim_head;
-static float anim_matrix[16];
-
-#if defined(__wasm32__)
-_Static_assert(sizeof(iq_playhead) == 40 && offsetof(iq_playhead, duration) == 16 && offsetof(iq_playhead, loops) == 24,
-               "JS reads iq_playhead as u32 a, u32 b, f32 blend, f32 position, f64 duration, i32 loops, u32 finished, u32 frames");
-#endif
-
-/* Heap addresses JS reads the animator's results from: [playhead, joint matrix]. */
-IQ_EXPORT void iq_wasm_anim_scratch(uint32_t *out) {
-    out[0] = (uint32_t)(uintptr_t)&anim_head;
-    out[1] = (uint32_t)(uintptr_t)anim_matrix;
+static iq_instance *pose_target(uint32_t handle) {
+    iq_model *m = model_of(handle);
+    return m ? m->instance : instance_of(handle);
 }
 
-/* Heap address of the column-major 4x4 skin matrices (0 without joints). */
-IQ_EXPORT uint32_t iq_wasm_skin_matrices_4x4(uint32_t handle) {
-    iq_model *m = lookup(handle);
-    return m ? (uint32_t)(uintptr_t)m->skin_matrices_4x4 : 0;
+/* Skins at a fractional global frame. Returns 0 or an error code. */
+IQ_EXPORT uint32_t iq_wasm_evaluate(uint32_t handle, float frame) {
+    iq_instance *inst = pose_target(handle);
+    return inst ? (uint32_t)iq_instance_evaluate(inst, frame) : IQ_ERROR_DISPOSED;
 }
 
-static iq_play make_play(uint32_t animation, double time, uint32_t loop, double framerate, double speed, uint32_t flags) {
-    iq_play p;
-    memset(&p, 0, sizeof p);
-    p.animation = animation;
-    p.time = time;
-    p.opts.loop = (iq_loop_mode)loop;
-    p.opts.framerate = framerate;
-    p.opts.speed = speed;
-    p.opts.flags = flags;
-    return p;
+/* Poses at args (see iq_wasm_pose_args); the playhead of args->play goes to *head. */
+IQ_EXPORT uint32_t iq_wasm_pose(uint32_t handle, const iq_wasm_pose_args *args, iq_playhead *head) {
+    iq_instance *inst = pose_target(handle);
+    if (!inst) return IQ_ERROR_DISPOSED;
+    return (uint32_t)iq_pose_instance(inst, &args->play, args->has_blend ? &args->blend : NULL, args->weight,
+                                      args->skin != 0, head);
 }
 
-IQ_EXPORT uint32_t iq_wasm_playhead(uint32_t handle, uint32_t animation, double time, uint32_t loop, double framerate,
-                                    double speed, uint32_t flags) {
-    iq_model *m = lookup(handle);
-    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
-    iq_play p = make_play(animation, time, loop, framerate, speed, flags);
-    return (uint32_t)iq_playhead_at(m, animation, time, &p.opts, &anim_head);
-}
-
-/* Poses the model at an animation and time, crossfaded toward a second one
- * when animation2 >= 0; skins the vertices when skin != 0. */
-IQ_EXPORT uint32_t iq_wasm_pose(uint32_t handle, uint32_t animation, double time, uint32_t loop, double framerate,
-                                double speed, uint32_t flags, int32_t animation2, double time2, uint32_t loop2,
-                                double framerate2, double speed2, uint32_t flags2, float weight, uint32_t skin) {
-    iq_model *m = lookup(handle);
-    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
-    iq_play a = make_play(animation, time, loop, framerate, speed, flags);
-    iq_play b = make_play((uint32_t)animation2, time2, loop2, framerate2, speed2, flags2);
-    return (uint32_t)iq_pose_model(m, &a, animation2 >= 0 ? &b : NULL, weight, skin != 0, &anim_head);
-}
-
-/* A joint's column-major model-space matrix into the scratch matrix; with
- * animation < 0, the joint in the last pose. */
-IQ_EXPORT uint32_t iq_wasm_joint_matrix(uint32_t handle, uint32_t joint, int32_t animation, double time, uint32_t loop,
-                                        double framerate, double speed, uint32_t flags, int32_t animation2, double time2,
-                                        uint32_t loop2, double framerate2, double speed2, uint32_t flags2, float weight) {
-    iq_model *m = lookup(handle);
-    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
-    iq_play a = make_play((uint32_t)animation, time, loop, framerate, speed, flags);
-    iq_play b = make_play((uint32_t)animation2, time2, loop2, framerate2, speed2, flags2);
-    return (uint32_t)iq_joint_matrix(m, joint, animation >= 0 ? &a : NULL, animation2 >= 0 ? &b : NULL, weight,
-                                     anim_matrix);
-}
-
-/* Appends the animations of `source` to `handle`'s model; on failure the
- * error is kept for the iq_wasm_error_* calls. */
-IQ_EXPORT uint32_t iq_wasm_attach_animations(uint32_t handle, uint32_t source) {
-    iq_model *m = lookup(handle), *src = lookup(source);
-    if (!m || !src) {
-        fail(IQ_ERROR_INVALID_ARGUMENT, "the model or the animation source is not a live model");
-        return IQ_ERROR_INVALID_ARGUMENT;
-    }
-    return (uint32_t)iq_attach_animations(m, src, &last_error);
-}
-
-/* CPU skinning alone with the current skin matrices (for the benchmark and
- * for callers who pose once and skin later). */
+/* CPU skinning alone with the current skin matrices (the benchmark, and callers who pose once and skin later). */
 IQ_EXPORT uint32_t iq_wasm_skin(uint32_t handle) {
-    iq_model *m = lookup(handle);
-    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
-    iq_skin_vertices(m);
+    iq_instance *inst = pose_target(handle);
+    if (!inst) return IQ_ERROR_DISPOSED;
+    iq_skin_vertices(inst);
     return 0;
 }
 
-// -- IQM writer (issue 4)
+/* Where play->animation of a model is at play->time. */
+IQ_EXPORT uint32_t iq_wasm_playhead(uint32_t handle, const iq_play *play, iq_playhead *out) {
+    iq_model *m = model_of(handle);
+    if (!m) return IQ_ERROR_DISPOSED;
+    return (uint32_t)iq_playhead_at(m, play->animation, play->time, &play->opts, out);
+}
 
-/* Writes a model as IQM v2 bytes: returns a heap buffer (free it with
- * iq_wasm_free) and its size in *size_out, or 0 with the error kept for the
- * iq_wasm_error_* calls. */
-IQ_EXPORT uint8_t *iq_wasm_write_iqm(uint32_t handle, uint32_t *size_out) {
-    iq_model *m = lookup(handle);
+/* Where any clip is at play->time (play->animation is not read); handle 0: no model. */
+IQ_EXPORT uint32_t iq_wasm_clip_playhead(uint32_t handle, const iq_animation *clip, const iq_play *play,
+                                         iq_playhead *out) {
+    iq_model *m = NULL;
+    if (handle && !(m = model_of(handle))) return IQ_ERROR_DISPOSED;
+    return (uint32_t)iq_clip_playhead(m, clip, play->time, &play->opts, out);
+}
+
+/* A joint's column-major model-space matrix into out[16]: at args when args is
+ * not 0 (the instance untouched), else in the handle's last pose. */
+IQ_EXPORT uint32_t iq_wasm_joint_matrix(uint32_t handle, uint32_t joint, const iq_wasm_pose_args *args, float *out) {
+    iq_instance *inst = pose_target(handle);
+    if (!inst) return IQ_ERROR_DISPOSED;
+    if (!args) return (uint32_t)iq_instance_joint_matrix(inst, joint, out);
+    return (uint32_t)iq_joint_matrix(inst->model, joint, &args->play, args->has_blend ? &args->blend : NULL,
+                                     args->weight, out);
+}
+
+/* Tag (index < tag_count) or joint (tag_count + j) between two global frames
+ * into out[16]. Returns 1, 0 for an index out of range, 2 for a bad handle. */
+IQ_EXPORT uint32_t iq_wasm_tag_matrix(uint32_t handle, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
+                                      float *out) {
+    iq_model *m = model_of(handle);
+    if (!m) return 2;
+    return (uint32_t)iq_tag_matrix_frames(m, index, frame_a, frame_b, blend, out);
+}
+
+/* The same at a fractional global frame (clamped), split into frames by the C. */
+IQ_EXPORT uint32_t iq_wasm_tag_matrix_at(uint32_t handle, uint32_t index, float frame, float *out) {
+    iq_model *m = model_of(handle);
+    if (!m) return 2;
+    return (uint32_t)iq_tag_matrix_at(m, index, frame, out);
+}
+
+/* Appends the animations of `source` to `handle`'s model. Returns 0 or an error code with *err filled. */
+IQ_EXPORT uint32_t iq_wasm_attach_animations(uint32_t handle, uint32_t source, iq_error *err) {
+    iq_model *m = model_of(handle), *src = model_of(source);
+    if (!m || !src) return (uint32_t)iqi_set_error(err, IQ_ERROR_DISPOSED, "the model or the animation source was disposed");
+    return (uint32_t)iq_attach_animations(m, src, err);
+}
+
+// -- Writing
+
+/* IQM v2 bytes: a heap buffer (free with iq_wasm_free) and its size in *size_out, or 0 with *err filled. */
+IQ_EXPORT uint8_t *iq_wasm_write_iqm(uint32_t handle, uint32_t *size_out, iq_error *err) {
+    iq_model *m = model_of(handle);
     *size_out = 0;
     if (!m) {
-        fail(IQ_ERROR_INVALID_ARGUMENT, "not a live model");
+        iqi_set_error(err, IQ_ERROR_DISPOSED, "the model was disposed");
         return NULL;
     }
     size_t size = 0;
-    uint8_t *bytes = iq_write_iqm(m, &size, &last_error);
+    uint8_t *bytes = iq_write_iqm(m, &size, err);
     if (bytes && size > UINT32_MAX) {
         free(bytes);
-        fail(IQ_ERROR_LIMIT, "the IQM file would not fit in 32-bit memory");
+        iqi_set_error(err, IQ_ERROR_LIMIT, "the IQM file would not fit in 32-bit memory");
         return NULL;
     }
     *size_out = (uint32_t)size;
     return bytes;
 }
 
-// -- Vertex animation, tags and shaders (MD3), and images (TGA)
+// -- Images
 
-#if defined(__wasm32__)
-_Static_assert(sizeof(iq_frame_info) == 16 && offsetof(iq_frame_info, local_origin) == 4, "JS reads iq_frame_info");
-_Static_assert(sizeof(iq_shader) == 12 && offsetof(iq_shader, mesh) == 8, "JS reads iq_shader");
-_Static_assert(sizeof(iq_image) == 16 && offsetof(iq_image, data) == 8, "JS reads iq_image");
-#endif
-
-/* The uint32 words iq_wasm_morph_info writes (MORPH_INFO_FIELDS in web/interquake.js). */
-#define IQ_MORPH_INFO_FIELDS(X) \
-    X(frame_positions) X(frame_normals) X(frame_info) X(tag_count) X(tag_names) X(tag_transforms) \
-    X(shader_count) X(shaders)
-
-enum {
-#define IQ_X(name) MORPH_INFO_##name,
-    IQ_MORPH_INFO_FIELDS(IQ_X)
-#undef IQ_X
-    MORPH_INFO_COUNT
-};
-
-IQ_EXPORT uint32_t iq_wasm_morph_info_field_count(void) { return MORPH_INFO_COUNT; }
-
-/* Fills out[MORPH_INFO_COUNT]. Returns 0 or 1 (bad handle). */
-IQ_EXPORT uint32_t iq_wasm_morph_info(uint32_t handle, uint32_t *out) {
-    iq_model *m = lookup(handle);
-    if (!m) return 1;
-#define IQ_X(name) out[MORPH_INFO_##name] = (uint32_t)(uintptr_t)(m->name);
-    IQ_MORPH_INFO_FIELDS(IQ_X)
-#undef IQ_X
-    return 0;
+/* A decoded TGA (free with iq_wasm_image_free), or 0 with *err filled. */
+IQ_EXPORT iq_image *iq_wasm_decode_tga(const void *data, uint32_t size, iq_error *err) {
+    return iq_decode_tga(data, size, NULL, err);
 }
-
-/* Writes the column-major 4x4 placement of tag or joint `name` at `frame`
- * into out[16]. Returns 1 when found, 0 when not, 2 for a bad handle. */
-IQ_EXPORT uint32_t iq_wasm_tag_matrix(uint32_t handle, const char *name, float frame, float *out) {
-    iq_model *m = lookup(handle);
-    if (!m) return 2;
-    return (uint32_t)iq_tag_matrix(m, name, frame, out);
-}
-
-/* Decodes a TGA; returns the image (free with iq_wasm_image_free), or 0 with
- * the error kept for the iq_wasm_error_* calls. */
-IQ_EXPORT iq_image *iq_wasm_decode_tga(const void *data, uint32_t size) {
-    return iq_decode_tga(data, size, NULL, &last_error);
-}
-
 IQ_EXPORT void iq_wasm_image_free(iq_image *image) { iq_image_free(image); }
 
-// -- Quake 3 companion files and zip archives (src/iq_quake3.h)
+// -- Quake 3 companion files, the Quake 3 clock, zip archives (src/iq_quake3.h)
 
-#include "iq_quake3.h"
-
-#if defined(__wasm32__)
-_Static_assert(sizeof(iq_q3_animation) == 32, "JS reads iq_q3_animation as 8 words");
-_Static_assert(offsetof(iq_q3_config, table_entries) == 32 * IQ_Q3_ANIMATION_COUNT &&
-               offsetof(iq_q3_config, warning) == 32 * IQ_Q3_ANIMATION_COUNT + 40, "JS reads iq_q3_config");
-_Static_assert(offsetof(iq_skin, surfaces) == 168 && sizeof(iq_skin_surface) == 324, "JS reads iq_skin");
-_Static_assert(sizeof(iq_zip_entry) == 32 && offsetof(iq_zip_entry, method) == 24 && offsetof(iq_zip_entry, local_offset) == 28,
-               "JS reads iq_zip_entry");
-_Static_assert(offsetof(iq_zip, entries) == 4 && offsetof(iq_zip, total_size) == 8 && offsetof(iq_zip, warning) == 20,
-               "JS reads iq_zip");
-_Static_assert(offsetof(iq_zip_directory, offset) == 8 && offsetof(iq_zip_directory, size) == 16 &&
-               offsetof(iq_zip_directory, entry_count) == 32, "JS reads iq_zip_directory");
-#endif
-
-static iq_q3_config q3_config_result;
-static iq_skin q3_skin_result;
-
-IQ_EXPORT uint32_t iq_wasm_q3_animation_count(void) { return IQ_Q3_ANIMATION_COUNT; }
-IQ_EXPORT const char *iq_wasm_q3_animation_name(uint32_t id) { return iq_q3_animation_name(id); }
-
-/* Parses animation.cfg into a result that stays valid until the next call;
- * returns its address, or 0 with the error kept for iq_wasm_error_*. */
-IQ_EXPORT iq_q3_config *iq_wasm_parse_animation_cfg(const void *text, uint32_t size) {
-    return iq_q3_parse_animation_cfg(text, size, &q3_config_result, &last_error) ? &q3_config_result : NULL;
+/* Parse into *out (JS owns it). Return 1, or 0 with *err filled. */
+IQ_EXPORT uint32_t iq_wasm_parse_animation_cfg(const void *text, uint32_t size, iq_q3_config *out, iq_error *err) {
+    return (uint32_t)iq_q3_parse_animation_cfg(text, size, out, err);
+}
+IQ_EXPORT uint32_t iq_wasm_parse_skin(const void *text, uint32_t size, iq_skin *out, iq_error *err) {
+    return (uint32_t)iq_q3_parse_skin(text, size, out, err);
 }
 
-/* Parses a .skin file; same contract as iq_wasm_parse_animation_cfg. */
-IQ_EXPORT iq_skin *iq_wasm_parse_skin(const void *text, uint32_t size) {
-    return iq_q3_parse_skin(text, size, &q3_skin_result, &last_error) ? &q3_skin_result : NULL;
+IQ_EXPORT uint32_t iq_wasm_q3_playhead(const iq_q3_animation *anim, double time, uint32_t part_frames, iq_playhead *out) {
+    return (uint32_t)iq_q3_playhead(anim, time, part_frames, out);
 }
 
-/* A zip archive is read in the three steps of iq_quake3.h, so that only its
- * end, its directory and its local headers are copied into the heap. Zero
- * limits take the defaults of iq_zip_limits. */
-static iq_zip_directory zip_directory_result;
-
-static iq_zip_limits zip_limits(double max_total_size, uint32_t max_entries, uint32_t max_name_length, uint32_t max_ratio) {
-    iq_zip_limits limits;
-    limits.max_entries = max_entries;
-    limits.max_name_length = max_name_length;
-    limits.max_total_size = max_total_size > 0 && max_total_size < 1.8e19 ? (uint64_t)max_total_size : 0;
-    limits.max_ratio = max_ratio;
-    return limits;
-}
-
-/* Step 1: returns the directory's description (valid until the next call), or 0. */
-IQ_EXPORT iq_zip_directory *iq_wasm_zip_find_directory(const void *tail, uint32_t tail_size, double archive_size,
-                                                       double max_total_size, uint32_t max_entries,
-                                                       uint32_t max_name_length, uint32_t max_ratio) {
-    iq_zip_limits limits = zip_limits(max_total_size, max_entries, max_name_length, max_ratio);
+/* The three steps of iq_quake3.h, so that only the archive's end, directory
+ * and local headers are copied into the heap. */
+IQ_EXPORT uint32_t iq_wasm_zip_find_directory(const void *tail, uint32_t tail_size, double archive_size,
+                                              const iq_zip_limits *limits, iq_zip_directory *out, iq_error *err) {
     if (!(archive_size >= 0 && archive_size < 1.8e19)) archive_size = 0;
-    return iq_zip_find_directory(tail, tail_size, (uint64_t)archive_size, &limits, &zip_directory_result, &last_error)
-               ? &zip_directory_result : NULL;
+    return (uint32_t)iq_zip_find_directory(tail, tail_size, (uint64_t)archive_size, limits, out, err);
 }
-
-/* Step 2: the entries (free with iq_wasm_zip_free), or 0. */
-IQ_EXPORT iq_zip *iq_wasm_zip_read_directory(const void *directory, const iq_zip_directory *dir, double max_total_size,
-                                             uint32_t max_entries, uint32_t max_name_length, uint32_t max_ratio) {
-    iq_zip_limits limits = zip_limits(max_total_size, max_entries, max_name_length, max_ratio);
-    return iq_zip_read_directory(directory, dir, &limits, &last_error);
+IQ_EXPORT iq_zip *iq_wasm_zip_read_directory(const void *directory, const iq_zip_directory *dir,
+                                             const iq_zip_limits *limits, iq_error *err) {
+    return iq_zip_read_directory(directory, dir, limits, err);
 }
-
-/* Step 3: 1 when every local header checks out (data offsets set), else 0. */
-IQ_EXPORT uint32_t iq_wasm_zip_check_local_headers(iq_zip *zip, const void *headers, uint32_t size) {
-    return (uint32_t)iq_zip_check_local_headers(zip, headers, size, &last_error);
+IQ_EXPORT uint32_t iq_wasm_zip_check_local_headers(iq_zip *zip, const void *headers, uint32_t size, iq_error *err) {
+    return (uint32_t)iq_zip_check_local_headers(zip, headers, size, err);
 }
 IQ_EXPORT void iq_wasm_zip_free(iq_zip *zip) { iq_zip_free(zip); }

@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
             if (has_anim) iq_pose_model(m, &play, NULL, 0, 0, NULL);
             else iq_evaluate(m, 0);
         });
-        MEASURE(skin_us, 31, 200, { (void)i; iq_skin_vertices(m); });
+        MEASURE(skin_us, 31, 200, { (void)i; iq_skin_vertices(m->instance); });
         MEASURE(evaluate_us, 31, 200, { iq_evaluate(m, (float)((i % 97) * 0.37)); });
         printf("{\"file\":\"%s\",\"bytes\":%ld,\"vertices\":%u,\"joints\":%u,\"frames\":%u,"
                "\"load_us\":[%.3f,%.3f],\"pose_us\":[%.4f,%.4f],\"skin_us\":[%.4f,%.4f],\"evaluate_us\":[%.4f,%.4f]}\n",

@@ -101,11 +101,11 @@ static int check_evaluate(iq_model *m) {
         if (iq_evaluate(m, frames[i]) != 0) IQT_BAD("evaluate(%g) failed", frames[i]);
         /* Non-finite input transforms in a valid file are rejected at load, so
          * outputs can only blow up on overflow; report but do not treat as fatal there. */
-        if (m->skinned_positions && !iqt_all_finite(m->skinned_positions, (size_t)m->vertex_count * 3)) return bad;
+        if (m->instance->skinned_positions && !iqt_all_finite(m->instance->skinned_positions, (size_t)m->vertex_count * 3)) return bad;
     }
     /* The animator on every animation (a few): playheads inside the animation,
      * poses and joint queries succeed. */
-    if (m->joint_count && !m->skin_matrices_4x4) IQT_BAD("joints but no 4x4 skin matrices");
+    if (m->joint_count && !m->instance->skin_matrices_4x4) IQT_BAD("joints but no 4x4 skin matrices");
     for (uint32_t a = 0; a < m->animation_count && a < 4; a++) {
         const iq_animation *an = &m->animations[a];
         for (int loop = IQ_LOOP_AUTO; loop <= IQ_LOOP_PINGPONG; loop++) {

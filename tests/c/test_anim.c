@@ -63,7 +63,7 @@ static void test_playhead_on_paper(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         iq_play_opts o = opts_of(cases[i].loop, 0, cases[i].speed, 0);
         int r = iq_playhead_at(&m, 0, cases[i].time, &o, &h);
-        CHECK(r == 0 && h.frame_a == cases[i].a && h.frame_b == cases[i].b && fabsf(h.blend - cases[i].blend) < 1e-6f &&
+        CHECK(r == 0 && h.frame_a == cases[i].a && h.frame_b == cases[i].b && fabs(h.blend - cases[i].blend) < 1e-6f &&
                   h.loops == cases[i].loops && h.finished == cases[i].finished,
               "case %zu: got %u %u %g loops %d finished %u", i, h.frame_a, h.frame_b, h.blend, h.loops, h.finished);
     }
@@ -135,13 +135,13 @@ static void test_skinning_against_plain_blend(const char *path) {
                 double mat[12] = {0};
                 for (int k = 0; k < 4; k++) {
                     double w = m->blend_weights[4 * v + k];
-                    const float *s = m->skin_matrices + 12 * m->blend_indices[4 * v + k];
+                    const float *s = m->instance->skin_matrices + 12 * m->blend_indices[4 * v + k];
                     for (int i = 0; i < 12; i++) mat[i] += w * s[i];
                 }
                 const float *p = m->positions + 3 * v;
                 for (int r = 0; r < 3; r++) {
                     double want = mat[4 * r] * p[0] + mat[4 * r + 1] * p[1] + mat[4 * r + 2] * p[2] + mat[4 * r + 3];
-                    worst_p = fmax(worst_p, fabs(m->skinned_positions[3 * v + r] - want) / size);
+                    worst_p = fmax(worst_p, fabs(m->instance->skinned_positions[3 * v + r] - want) / size);
                 }
                 if (m->normals) { /* inverse transpose by cofactors, normalised */
                     const float *n = m->normals + 3 * v;
@@ -154,7 +154,7 @@ static void test_skinning_against_plain_blend(const char *path) {
                     double out[3], len = 0;
                     for (int r = 0; r < 3; r++) { out[r] = c[r][0] * n[0] + c[r][1] * n[1] + c[r][2] * n[2]; len += out[r] * out[r]; }
                     len = sqrt(len);
-                    for (int r = 0; r < 3; r++) worst_n = fmax(worst_n, fabs(m->skinned_normals[3 * v + r] - out[r] / len));
+                    for (int r = 0; r < 3; r++) worst_n = fmax(worst_n, fabs(m->instance->skinned_normals[3 * v + r] - out[r] / len));
                 }
             }
         }
@@ -183,7 +183,7 @@ static void test_joint_matrix(void) {
         CHECK(iq_joint_matrix(m, j, NULL, NULL, 0, last) == 0, "joint %u", j);
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 4; c++) {
-                float w = m->world_matrices[12 * j + 4 * r + c];
+                float w = m->instance->world_matrices[12 * j + 4 * r + c];
                 worst = fmax(worst, fabs(at_time[4 * c + r] - w));
                 if (last[4 * c + r] != w) exact = 0;
             }
@@ -191,7 +191,7 @@ static void test_joint_matrix(void) {
         /* the 4x4 skin matrices are the 3x4 ones, transposed into columns */
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 4; c++)
-                if (m->skin_matrices_4x4[16 * j + 4 * c + r] != m->skin_matrices[12 * j + 4 * r + c]) exact = 0;
+                if (m->instance->skin_matrices_4x4[16 * j + 4 * c + r] != m->instance->skin_matrices[12 * j + 4 * r + c]) exact = 0;
     }
     printf("test_anim: mrfixit joint matrices at a time vs the posed hierarchy: worst %.2e\n", worst);
     CHECK(worst < 1e-3 && exact, "worst %g exact %d", worst, exact);
@@ -238,6 +238,64 @@ static void test_attach(void) {
     iq_free(door);
 }
 
+
+/* Evaluation state apart from the model: two instances and the model's own
+ * posed at different times hold different poses, each equal to what posing
+ * alone gives, and freeing an instance leaves the model usable. */
+static void test_instances(const char *path) {
+    iq_model *m = load_file(path);
+    if (!m || !m->animation_count) { iq_free(m); return; }
+    iq_error err;
+    iq_instance *a = iq_instance_create(m, &err), *b = iq_instance_create(m, &err);
+    CHECK(a && b, "iq_instance_create: %s", err.message);
+    if (!a || !b) { iq_instance_free(a); iq_instance_free(b); iq_free(m); return; }
+    size_t nv = (size_t)m->vertex_count * 3;
+    /* fresh instances are in the bind pose, like a freshly loaded model */
+    CHECK(memcmp(a->skinned_positions, m->positions, nv * sizeof(float)) == 0, "%s: a new instance is in the bind pose", path);
+    iq_play p1, p2;
+    memset(&p1, 0, sizeof p1);
+    p2 = p1;
+    p1.time = 0.5;
+    p2.time = 1.25;
+    CHECK(iq_pose_instance(a, &p1, NULL, 0, 1, NULL) == 0 && iq_pose_instance(b, &p2, NULL, 0, 1, NULL) == 0, "pose instances");
+    CHECK(iq_pose_model(m, &p1, NULL, 0, 1, NULL) == 0, "pose the model");
+    CHECK(memcmp(a->skinned_positions, m->instance->skinned_positions, nv * sizeof(float)) == 0,
+          "%s: instance a and the model posed at the same time agree exactly", path);
+    CHECK(memcmp(a->skinned_positions, b->skinned_positions, nv * sizeof(float)) != 0,
+          "%s: instances posed at different times differ", path);
+    /* posing b did not touch a: pose a again and compare */
+    float *copy = malloc(nv * sizeof(float));
+    memcpy(copy, a->skinned_positions, nv * sizeof(float));
+    CHECK(iq_pose_instance(b, &p1, NULL, 0, 1, NULL) == 0, "pose b again");
+    CHECK(memcmp(copy, a->skinned_positions, nv * sizeof(float)) == 0, "%s: posing b leaves a alone", path);
+    CHECK(memcmp(b->skinned_positions, a->skinned_positions, nv * sizeof(float)) == 0, "%s: same time, same result", path);
+    float ja[16], jb[16];
+    CHECK(iq_instance_joint_matrix(a, m->joint_count - 1, ja) == 0 && iq_joint_matrix(m, m->joint_count - 1, NULL, NULL, 0, jb) == 0 &&
+              memcmp(ja, jb, sizeof ja) == 0, "%s: the last-pose joint matrix of a equals the model's", path);
+    free(copy);
+    iq_instance_free(a);
+    iq_instance_free(m->instance); /* the model's own: ignored */
+    CHECK(iq_evaluate(m, 1.5f) == 0, "the model still evaluates after an instance is freed");
+    iq_instance_free(b);
+    iq_free(m);
+}
+
+/* A clip over raw frames without a model, and the bounds check with one. */
+static void test_clip_playhead(void) {
+    iq_animation clip = {"", 5, 4, 10.0f, IQ_ANIMATION_LOOP};
+    iq_playhead h;
+    CHECK(iq_clip_playhead(NULL, &clip, 0.35, NULL, &h) == 0 && h.frame_a == 8 && h.frame_b == 5 && fabs(h.blend - 0.5) < 1e-9 &&
+              h.duration == 0.4, "clip: 0.35 s at 10 fps is half way from the last frame back to the first (%u %u %g)",
+          h.frame_a, h.frame_b, h.blend);
+    CHECK(iq_clip_playhead(NULL, &clip, 0.85, NULL, &h) == 0 && h.loops == 2 && h.frame_a == 5, "clip: two loops after 0.85 s");
+    iq_model m;
+    memset(&m, 0, sizeof m);
+    m.frame_count = 8;
+    CHECK(iq_clip_playhead(&m, &clip, 0, NULL, &h) == IQ_ERROR_INVALID_ARGUMENT, "a clip past the model's frames is refused");
+    m.frame_count = 9;
+    CHECK(iq_clip_playhead(&m, &clip, 0, NULL, &h) == 0, "a clip inside the model's frames");
+}
+
 int main(void) {
     test_playhead_on_paper();
     test_playhead_sweep();
@@ -245,5 +303,8 @@ int main(void) {
     test_skinning_against_plain_blend(CORPUS "raylib/guy.iqm");
     test_joint_matrix();
     test_attach();
+    test_instances(CORPUS "mrfixit/mrfixit.iqm");
+    test_instances(CORPUS "raylib/guy.iqm");
+    test_clip_playhead();
     return iqt_finish("test_anim");
 }

@@ -288,7 +288,7 @@ static void test_animation_fixture(void) {
     CHECK(near3(m->frame_poses[2 * 2 + 1].scale, 1, 1, 2), "pq scale");
     /* evaluate frame 1: joint 1 turned 90 degrees about Z (x -> y) at (1,0,1): vertex 1 (0,0,1), bound to joint 1 */
     iq_evaluate(m, 1);
-    CHECK(near3(m->skinned_positions + 3, 1, 0, 1), "frame 1 vertex 1: %g %g %g", m->skinned_positions[3], m->skinned_positions[4], m->skinned_positions[5]);
+    CHECK(near3(m->instance->skinned_positions + 3, 1, 0, 1), "frame 1 vertex 1: %g %g %g", m->instance->skinned_positions[3], m->instance->skinned_positions[4], m->instance->skinned_positions[5]);
     iq_free(m);
 }
 
@@ -632,8 +632,8 @@ static void test_round_trip(const char *path) {
                 iq_evaluate(a, (float)f);
                 iq_evaluate(b, (float)f);
                 for (uint64_t i = 0; i < (uint64_t)a->vertex_count * 3; i++)
-                    if (!near(a->skinned_positions[i], b->skinned_positions[i], 2e-3f * span)) {
-                        CHECK(0, "%s: frame %u skinned value %llu: %g vs %g", path, f, (unsigned long long)i, a->skinned_positions[i], b->skinned_positions[i]);
+                    if (!near(a->instance->skinned_positions[i], b->instance->skinned_positions[i], 2e-3f * span)) {
+                        CHECK(0, "%s: frame %u skinned value %llu: %g vs %g", path, f, (unsigned long long)i, a->instance->skinned_positions[i], b->instance->skinned_positions[i]);
                         worst_ok = 0;
                         break;
                     }
@@ -642,7 +642,7 @@ static void test_round_trip(const char *path) {
                     const iq_bounds *bb = &b->frame_bounds[f];
                     for (uint32_t v = 0; v < a->vertex_count; v++)
                         for (int k = 0; k < 3; k++)
-                            if (a->skinned_positions[3 * v + k] < bb->min[k] - 1e-3f * span || a->skinned_positions[3 * v + k] > bb->max[k] + 1e-3f * span) {
+                            if (a->instance->skinned_positions[3 * v + k] < bb->min[k] - 1e-3f * span || a->instance->skinned_positions[3 * v + k] > bb->max[k] + 1e-3f * span) {
                                 CHECK(0, "%s: frame %u vertex %u outside the written bounds", path, f, v);
                                 v = a->vertex_count;
                                 worst_ok = 0;

@@ -4,6 +4,7 @@
  * writes seed archives for fuzz_zip. Run from the repository root. */
 #include "check.h"
 #include "iq_quake3.h"
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -378,7 +379,41 @@ static void test_fixtures(void) {
     free(d);
 }
 
+
+/* The Quake 3 clock (iq_q3_playhead), worked out by hand: 5 frames from 10,
+ * 20 fps (50 ms a frame), the last 3 looping. */
+static void test_q3_clock(void) {
+    iq_q3_animation a;
+    memset(&a, 0, sizeof a);
+    a.first_frame = 10;
+    a.frame_count = 5;
+    a.loop_frames = 3;
+    a.fps = 20;
+    a.frame_lerp = 50;
+    iq_playhead h;
+    CHECK(iq_q3_playhead(&a, 0.26, 100, &h) == 0 && h.frame_a == 12 && h.frame_b == 13 && fabs(h.blend - 0.2) < 1e-12 &&
+              h.loops == 1 && !h.finished && h.duration == 0.25,
+          "looping: 260 ms is step 5 = frame 12, toward 13 (%u %u %g loops %d)", h.frame_a, h.frame_b, h.blend, h.loops);
+    CHECK(iq_q3_playhead(&a, 0.04, 100, &h) == 0 && h.frame_a == 10 && h.frame_b == 11 && fabs(h.blend - 0.8) < 1e-12 &&
+              h.loops == 0, "40 ms: 80%% from frame 10 to 11");
+    CHECK(iq_q3_playhead(&a, 0.40, 100, &h) == 0 && h.frame_a == 12 && h.frame_b == 13 && h.loops == 2, "400 ms: step 8 wraps to frame 12 again, second loop");
+    a.loop_frames = 0;
+    CHECK(iq_q3_playhead(&a, 0.26, 100, &h) == 0 && h.frame_a == 14 && h.frame_b == 14 && h.blend == 0 && h.finished,
+          "not looping: holds the last frame, finished");
+    CHECK(iq_q3_playhead(&a, 0.19, 100, &h) == 0 && h.frame_a == 13 && h.frame_b == 14 && !h.finished, "not finished before the last step");
+    a.reversed = 1;
+    CHECK(iq_q3_playhead(&a, 0.06, 100, &h) == 0 && h.frame_a == 13 && h.frame_b == 12 && fabs(h.blend - 0.2) < 1e-12,
+          "reversed: counts down from frame 14");
+    CHECK(iq_q3_playhead(&a, 0.06, 13, &h) == 0 && h.frame_a == 12 && h.frame_b == 12 && h.blend == 0,
+          "frames past the part's 13 frames clamp to its last (and then nothing blends)");
+    CHECK(iq_q3_playhead(&a, -5, 100, &h) == 0 && h.frame_a == 14, "before the start: the first step");
+    CHECK(iq_q3_playhead(&a, NAN, 100, &h) == IQ_ERROR_INVALID_ARGUMENT, "NaN time is refused");
+    a.frame_lerp = 0; /* fps over 1000 gives (int)(1000 / fps) == 0 in cgame: no division by zero here */
+    CHECK(iq_q3_playhead(&a, 1e9, 100, &h) == 0 && h.frame_a == 10, "a zero frame_lerp steps a millisecond a frame");
+}
+
 int main(void) {
+    test_q3_clock();
     test_fixtures();
     test_cfg_sarge();
     test_cfg_rules();
