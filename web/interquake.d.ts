@@ -3,13 +3,14 @@
 export type Format = 'iqm' | 'iqe' | 'md3';
 
 /** Stable error codes; see README "Errors". */
+// BEGIN ErrorCode: generated from src/iq_errors.h by tools/gen-types.mjs (a test checks it)
 export type ErrorCode =
   | 'invalid_argument' | 'out_of_memory' | 'limit' | 'unknown_format' | 'bad_magic' | 'bad_version'
   | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'
-  | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax' | 'unsupported'
-  | 'disposed' | 'wasm_unavailable' | 'wasm_mismatch' | 'skeleton_mismatch'
-  | 'bad_checksum' | 'bad_deflate' | 'missing_file' | 'unavailable'
-  | (string & {});
+  | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax'
+  | 'unsupported' | 'skeleton_mismatch' | 'bad_checksum' | 'bad_deflate' | 'missing_file' | 'disposed'
+  | 'wasm_unavailable' | 'wasm_mismatch' | 'unavailable' | 'webgl2_unavailable' | 'not_loaded' | 'screenshot_failed';
+// END ErrorCode
 
 export class InterquakeError extends Error {
   readonly name: 'InterquakeError';

@@ -309,9 +309,25 @@ test('missing files are listed, not thrown: textures, skins, animation.cfg, LODs
   player.dispose();
 });
 
+test('a part found only as another LOD is used, with a warning naming the file', () => {
+  const base = relativeFiles();
+  const onlyLod1 = Object.fromEntries(Object.entries(base).filter(([path]) => path !== 'upper.md3' && path !== 'upper_2.md3'));
+  const player = iq.loadPlayer(onlyLod1);
+  assert.equal(player.parts.upper.path, 'upper_1.md3');
+  assert.ok(player.warnings.some((w) => w.code === 'repaired' && /upper\.md3 is missing; using upper_1\.md3/.test(w.message)),
+    JSON.stringify(player.warnings));
+  const reference = iq.load(base['upper_1.md3']);
+  assert.equal(player.parts.upper.model.vertexCount, reference.vertexCount);
+  const pose = player.pose({ torso: { animation: 'TORSO_STAND', time: 0.2 } });
+  assert.ok(pose.head.matrix.every(Number.isFinite));
+  reference.dispose();
+  player.dispose();
+});
+
 test('bad player input: missing parts and bad animation.cfg throw with the file; wrong parts and times are argument errors', () => {
   const base = relativeFiles();
-  const { 'head.md3': _head, ...noHead } = base;
+  // A part in no LOD at all is missing (one found only as head_1.md3 is used: the next test).
+  const noHead = Object.fromEntries(Object.entries(base).filter(([path]) => !/^head(_\d)?\.md3$/.test(path)));
   assert.throws(() => iq.loadPlayer(noHead), (e) => e instanceof InterquakeError && e.code === 'missing_file' && e.file === 'head.md3');
   assert.throws(() => iq.loadPlayer({ 'readme.txt': new Uint8Array(1) }), (e) => e.code === 'missing_file');
   assert.throws(() => iq.loadPlayer('sarge'), (e) => e.code === 'invalid_argument');

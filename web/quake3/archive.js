@@ -4,9 +4,8 @@
 // pages that never open an archive do not pay for it) and checked against their
 // CRC-32. Paths match case-insensitively with '\' read as '/', as Quake 3 does.
 
-import { InterquakeError } from './interquake.js';
+import { InterquakeError, decodeLatin1 } from '../core/wasm.js';
 
-const ENTRY_SIZE = 32; // iq_zip_entry, fixed by static asserts in src/iq_wasm.c
 const LOCAL_HEADER_SIZE = 30;
 const END_SEARCH = 22 + 65535; // the end record and the longest comment
 const METHOD_NAMES = {
@@ -78,74 +77,57 @@ export async function openArchive(lib, bytes, options = {}) {
   // a Blob or File (a dropped .pk3) is read here: this call is async anyway
   if (typeof Blob !== 'undefined' && bytes instanceof Blob) bytes = new Uint8Array(await bytes.arrayBuffer());
   const input = asBytes(bytes, 'openArchive()', name);
-  const e = lib._exports;
-  const limits = [options.maxTotalSize || 0, options.maxEntries || 0, options.maxNameLength || 0, options.maxRatio || 0];
+  const wasm = lib._wasm;
+  const e = wasm.exports;
+  const err = wasm.errorPtr;
+  const limits = {
+    maxTotalSize: options.maxTotalSize || 0, maxEntries: options.maxEntries || 0,
+    maxNameLength: options.maxNameLength || 0, maxRatio: options.maxRatio || 0,
+  };
   // Only the end record, the directory and the local headers go into the WASM heap, never
   // the whole archive: the heap never grows to an archive's size.
-  const heapCopy = (bytes) => {
-    const ptr = e.iq_wasm_alloc(bytes.length);
-    if (!ptr) throw new InterquakeError('out_of_memory', `no memory for ${bytes.length} bytes of ${name || 'the archive'}`, { file: name });
-    new Uint8Array(lib._heap, ptr, bytes.length).set(bytes);
-    return ptr;
-  };
-  const withCopy = (bytes, fn) => {
-    const ptr = heapCopy(bytes);
-    try {
-      return fn(ptr);
-    } finally {
-      e.iq_wasm_free(ptr);
-    }
-  };
-  const tail = input.subarray(Math.max(0, input.length - END_SEARCH));
-  const dirPtr = withCopy(tail, (ptr) => e.iq_wasm_zip_find_directory(ptr, tail.length, input.length, ...limits));
-  if (!dirPtr) throw lib._lastError(name);
-  const dv = new DataView(lib._heap, dirPtr, 40);
-  const dirOffset = Number(dv.getBigUint64(8, true));
-  const dirSize = Number(dv.getBigUint64(16, true));
-  const dirDescription = new Uint8Array(lib._heap, dirPtr, 40).slice(); // the next C call may reuse the slot
-  let entries;
+  const entries = [];
   const warnings = [];
-  const zip = withCopy(input.subarray(dirOffset, dirOffset + dirSize), (dirBytes) =>
-    withCopy(dirDescription, (desc) => e.iq_wasm_zip_read_directory(dirBytes, desc, ...limits)));
-  if (!zip) throw lib._lastError(name);
-  try {
-    const count = new Uint32Array(lib._heap, zip, 1)[0];
-    const table = new Uint32Array(lib._heap, zip + 4, 1)[0];
-    // the first 30 bytes of every local header, in entry order (C checked they lie before the directory)
-    const headers = new Uint8Array(count * LOCAL_HEADER_SIZE);
-    const local = new DataView(lib._heap, table, count * ENTRY_SIZE);
-    for (let i = 0; i < count; i++) {
-      const at = local.getUint32(i * ENTRY_SIZE + 28, true);
-      headers.set(input.subarray(at, at + LOCAL_HEADER_SIZE), i * LOCAL_HEADER_SIZE);
+  wasm.withRecord('iq_zip_limits', limits, (limitsPtr) => wasm.withRecord('iq_zip_directory', null, (dirPtr) => {
+    const tail = input.subarray(Math.max(0, input.length - END_SEARCH));
+    if (!wasm.withBytes(tail, (ptr, n) => e.iq_wasm_zip_find_directory(ptr, n, input.length, limitsPtr, dirPtr, err), name)) {
+      throw wasm.lastError(name);
     }
-    if (!withCopy(headers, (ptr) => e.iq_wasm_zip_check_local_headers(zip, ptr, headers.length))) throw lib._lastError(name);
-    const view = new DataView(lib._heap, table, count * ENTRY_SIZE);
-    entries = [];
-    for (let i = 0; i < count; i++) {
-      const at = i * ENTRY_SIZE;
-      const nameOffset = view.getUint32(at, true);
-      const nameLength = view.getUint32(at + 4, true);
-      entries.push({
-        rawName: input.subarray(nameOffset, nameOffset + nameLength),
-        dataOffset: view.getUint32(at + 8, true),
-        compressedSize: view.getUint32(at + 12, true),
-        size: view.getUint32(at + 16, true),
-        crc32: view.getUint32(at + 20, true),
-        method: view.getUint16(at + 24, true),
-        flags: view.getUint16(at + 26, true),
-      });
+    const dir = wasm.read('iq_zip_directory', dirPtr);
+    const dirBytes = input.subarray(dir.offset, dir.offset + dir.size);
+    const zip = wasm.withBytes(dirBytes, (ptr) => e.iq_wasm_zip_read_directory(ptr, dirPtr, limitsPtr, err), name);
+    if (!zip) throw wasm.lastError(name);
+    try {
+      const { entryCount, entries: table } = wasm.read('iq_zip', zip);
+      let list = wasm.readArray('iq_zip_entry', table, entryCount);
+      // the first 30 bytes of every local header, in entry order (C checked they lie before the directory)
+      const headers = new Uint8Array(entryCount * LOCAL_HEADER_SIZE);
+      list.forEach((entry, i) => headers.set(input.subarray(entry.localOffset, entry.localOffset + LOCAL_HEADER_SIZE), i * LOCAL_HEADER_SIZE));
+      if (!wasm.withBytes(headers, (ptr, n) => e.iq_wasm_zip_check_local_headers(zip, ptr, n, err), name)) throw wasm.lastError(name);
+      const zipInfo = wasm.read('iq_zip', zip);
+      list = wasm.readArray('iq_zip_entry', table, entryCount);
+      for (const entry of list) {
+        entries.push({
+          rawName: input.subarray(entry.nameOffset, entry.nameOffset + entry.nameLength),
+          dataOffset: entry.dataOffset,
+          compressedSize: entry.compressedSize,
+          size: entry.uncompressedSize,
+          crc32: entry.crc32,
+          method: entry.method,
+          flags: entry.flags,
+        });
+      }
+      if (zipInfo.warningCount) warnings.push({ code: 'ignored_data', message: zipInfo.warning });
+    } finally {
+      e.iq_wasm_zip_free(zip);
     }
-    if (new Uint32Array(lib._heap, zip + 16, 1)[0]) warnings.push({ code: 'ignored_data', message: lib._string(zip + 20) });
-  } finally {
-    e.iq_wasm_zip_free(zip);
-  }
+  }));
   const needsInflate = entries.some((entry) => entry.method === 8);
   const inflater = needsInflate ? await loadInflater(options.fflate) : null;
   return new Archive(input, entries, warnings, inflater, name);
 }
 
 const utf8 = new TextDecoder('utf-8');
-const latin1 = new TextDecoder('latin1');
 
 export class Archive {
   constructor(bytes, entries, warnings, inflater, name) {
@@ -156,8 +138,8 @@ export class Archive {
     this._index = new Map();
     const duplicates = [];
     for (const entry of entries) {
-      // bit 11: the name is UTF-8; otherwise code page 437, read as Latin-1 (exact for ASCII)
-      const path = normalizePath((entry.flags & 0x800 ? utf8 : latin1).decode(entry.rawName));
+      // bit 11: the name is UTF-8; otherwise code page 437, read as Latin-1 byte for byte (exact for ASCII)
+      const path = normalizePath(entry.flags & 0x800 ? utf8.decode(entry.rawName) : decodeLatin1(entry.rawName));
       delete entry.rawName;
       entry.path = path;
       if (path.endsWith('/')) continue; // a folder
@@ -280,9 +262,11 @@ export function findPlayers(paths) {
   }
   const players = [];
   for (const info of folders.values()) {
-    const base = info.parts.get(0);
-    if (!base || !base.has('lower') || !base.has('upper')) continue;
+    // lower and upper in some LOD each (a part shipped only as upper_1.md3 still makes a player)
+    const any = new Set([...info.parts.values()].flatMap((parts) => [...parts]));
+    if (!any.has('lower') || !any.has('upper')) continue;
     const lods = [...info.parts.keys()].filter((lod) => info.parts.get(lod).size === 3 || lod === 0).sort((a, b) => a - b);
+    if (!lods.length) lods.push(0);
     players.push({
       path: info.path,
       name: info.path.slice(info.path.lastIndexOf('/') + 1),

@@ -3,101 +3,12 @@
 // (src/iq_q3text.c); this module puts the pieces together and steps frames the way
 // cgame's CG_RunLerpFrame does (docs/formats.md section 2).
 
-import { InterquakeError } from './interquake.js';
+import { InterquakeError, textBytes } from '../core/wasm.js';
 import { Archive, findPlayers, normalizePath, pathKey, sortSkins } from './archive.js';
+import { parseAnimationConfig, parseSkin } from './text.js';
 
 const PARTS = ['lower', 'upper', 'head'];
-const FOOTSTEPS = ['normal', 'boot', 'flesh', 'mech', 'energy'];
-const SEX = { 109: 'm', 102: 'f', 110: 'n' };
 const IMAGE_EXTENSIONS = ['.tga', '.jpg', '.png'];
-const CONFIG_ANIMATIONS_OFFSET = 0; // iq_q3_config layout, fixed by static asserts in src/iq_wasm.c
-const ANIMATION_SIZE = 32;
-const SKIN_SURFACES_OFFSET = 168;
-const SKIN_SURFACE_SIZE = 324;
-
-const utf8 = new TextEncoder();
-
-function textBytes(input, what) {
-  if (typeof input === 'string') return utf8.encode(input);
-  if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  throw new InterquakeError('invalid_argument', `${what} takes a string, a Uint8Array or an ArrayBuffer`);
-}
-
-// Runs a C text parser on bytes copied into the heap; returns its result address.
-function runParser(lib, fn, bytes, file) {
-  const e = lib._exports;
-  const ptr = e.iq_wasm_alloc(bytes.length);
-  if (!ptr) throw new InterquakeError('out_of_memory', `no memory for ${bytes.length} bytes`, { file });
-  try {
-    new Uint8Array(lib._heap, ptr, bytes.length).set(bytes);
-    const result = fn(ptr, bytes.length);
-    if (!result) throw lib._lastError(file);
-    return result;
-  } finally {
-    e.iq_wasm_free(ptr);
-  }
-}
-
-function partOf(name) {
-  return name.startsWith('BOTH_') ? 'both' : name.startsWith('TORSO_') ? 'torso' : 'legs';
-}
-
-/** Parses animation.cfg (text or bytes). See Interquake.parseAnimationConfig. */
-export function parseAnimationConfig(lib, input, options = {}) {
-  const file = options.name;
-  const e = lib._exports;
-  const at = runParser(lib, (p, n) => e.iq_wasm_parse_animation_cfg(p, n), textBytes(input, 'parseAnimationConfig()'), file);
-  const count = e.iq_wasm_q3_animation_count();
-  const view = new DataView(lib._heap);
-  const animations = [];
-  for (let i = 0; i < count; i++) {
-    const w = at + CONFIG_ANIMATIONS_OFFSET + i * ANIMATION_SIZE;
-    const name = lib._string(e.iq_wasm_q3_animation_name(i));
-    const frameCount = view.getUint32(w + 4, true);
-    const loopFrames = view.getUint32(w + 8, true);
-    const frameLerp = view.getUint32(w + 16, true);
-    animations.push({
-      name, index: i, part: partOf(name),
-      firstFrame: view.getInt32(w, true), frameCount, loopFrames,
-      fps: view.getFloat32(w + 12, true), frameLerp,
-      reversed: view.getUint32(w + 20, true) !== 0,
-      fromFile: view.getUint32(w + 24, true) !== 0,
-      line: view.getUint32(w + 28, true),
-      loop: loopFrames > 0,
-      duration: (frameCount * frameLerp) / 1000,
-    });
-  }
-  const c = at + count * ANIMATION_SIZE;
-  const warnings = view.getUint32(c + 36, true) ? [{ code: 'ignored_data', message: lib._string(c + 40) }] : [];
-  return {
-    animations,
-    tableEntries: view.getUint32(c, true),
-    legsSkip: view.getInt32(c + 4, true),
-    sex: SEX[view.getUint32(c + 8, true)] || 'm',
-    footsteps: FOOTSTEPS[view.getUint32(c + 12, true)] || 'normal',
-    headOffset: [view.getFloat32(c + 16, true), view.getFloat32(c + 20, true), view.getFloat32(c + 24, true)],
-    fixedLegs: view.getUint32(c + 28, true) !== 0,
-    fixedTorso: view.getUint32(c + 32, true) !== 0,
-    warnings,
-  };
-}
-
-/** Parses a .skin file (text or bytes). See Interquake.parseSkin. */
-export function parseSkin(lib, input, options = {}) {
-  const e = lib._exports;
-  const at = runParser(lib, (p, n) => e.iq_wasm_parse_skin(p, n), textBytes(input, 'parseSkin()'), options.name);
-  const view = new DataView(lib._heap);
-  const count = view.getUint32(at, true);
-  const surfaces = [];
-  for (let i = 0; i < count; i++) {
-    const s = at + SKIN_SURFACES_OFFSET + i * SKIN_SURFACE_SIZE;
-    surfaces.push({ name: lib._string(s), shader: lib._string(s + 64), line: view.getUint32(s + 320, true) });
-  }
-  const warnings = view.getUint32(at + 4, true) ? [{ code: 'ignored_data', message: lib._string(at + 8) }] : [];
-  return { surfaces, warnings };
-}
 
 // -- Where files come from: an opened archive, a Map or a plain object of path -> bytes
 
@@ -196,46 +107,27 @@ function multiply(a, b) {
   return out;
 }
 
-// Blends two tag matrices (origin and axes linearly), then makes the axes orthonormal again.
-function blendTags(a, b, t) {
-  const m = new Float32Array(16);
-  for (let i = 0; i < 16; i++) m[i] = a[i] + (b[i] - a[i]) * t;
-  for (let c = 0; c < 3; c++) {
-    for (let p = 0; p < c; p++) {
-      const d = m[c * 4] * m[p * 4] + m[c * 4 + 1] * m[p * 4 + 1] + m[c * 4 + 2] * m[p * 4 + 2];
-      for (let k = 0; k < 3; k++) m[c * 4 + k] -= d * m[p * 4 + k];
-    }
-    const len = Math.hypot(m[c * 4], m[c * 4 + 1], m[c * 4 + 2]) || 1;
-    for (let k = 0; k < 3; k++) m[c * 4 + k] /= len;
-  }
-  return m;
-}
-
-// -- Frame stepping
+// -- The Quake 3 clock: the C answers (src/iq_q3play.c, cgame's CG_RunLerpFrame)
 
 /**
- * The frames cgame's CG_RunLerpFrame shows `ms` milliseconds after an animation started:
- * frame k is reached at k * frameLerp; past the end a looping animation repeats its last
- * loopFrames frames and any other holds its last frame; reversed ones run backwards.
+ * The frames a part shows `time` seconds after `anim` (an animation.cfg entry) started, clamped
+ * to the part's partFrames frames: { from, to, lerp } plus the C's duration, loops and finished.
  */
-export function stepFrames(anim, ms) {
-  const n = anim.frameCount;
-  const lerp = anim.frameLerp;
-  // whole microseconds, so that seconds * 1000 lands on frame boundaries exactly; at most
-  // about 30 000 years, so that every step below stays exact
-  const t = Math.min(Math.max(0, Math.round(ms * 1000) / 1000), 1e15);
-  const k = Math.floor(t / lerp);
-  const frameFor = (f) => {
-    if (n === 0) return anim.firstFrame;
-    if (f >= n) {
-      f -= n;
-      f = anim.loopFrames ? (f % anim.loopFrames) + n - anim.loopFrames : n - 1;
-    }
-    return anim.reversed ? anim.firstFrame + n - 1 - f : anim.firstFrame + f;
+export function q3Playhead(lib, anim, time, partFrames) {
+  const wasm = lib._wasm;
+  const at = wasm.scratch + 128;
+  wasm.fill('iq_q3_animation', at, {
+    firstFrame: anim.firstFrame, frameCount: anim.frameCount, loopFrames: anim.loopFrames, fps: anim.fps,
+    frameLerp: anim.frameLerp, reversed: anim.reversed ? 1 : 0,
+  });
+  if (wasm.exports.iq_wasm_q3_playhead(at, time, partFrames, wasm.headPtr)) {
+    throw new InterquakeError('invalid_argument', `time must be a finite number, got ${time}`);
+  }
+  const h = wasm.read('iq_playhead', wasm.headPtr);
+  return {
+    from: h.frameA, to: h.frameB, lerp: h.blend, position: h.position, duration: h.duration, loops: h.loops,
+    finished: h.finished !== 0,
   };
-  const from = frameFor(k);
-  const to = frameFor(k + 1);
-  return { from, to, lerp: from === to ? 0 : (t - k * lerp) / lerp };
 }
 
 // One number for evaluate(): exact when the two frames are neighbours, else the nearer one.
@@ -264,14 +156,19 @@ export function loadPlayer(lib, files, options = {}) {
   try {
     for (const part of PARTS) {
       let file = null;
-      for (const level of lod ? [lod, 0] : [0]) {
+      // The LOD asked for, then LOD 0, then any other LOD the part exists in (a player shipped
+      // with upper_1.md3 only is still a player).
+      const levels = [...new Set([lod, 0, 1, 2, 3, 4])];
+      for (const level of levels) {
         const suffix = level ? `_${level}` : '';
         file = read(`${part}${suffix}.md3`) || read(`${part}${suffix}.iqm`);
-        if (file) break;
-        if (level) {
-          missing.add(where(`${part}_${level}.md3`));
-          warnings.push({ code: 'repaired', message: `${part}_${level}.md3 is missing; using LOD 0` });
+        if (file) {
+          if (level !== lod) {
+            warnings.push({ code: 'repaired', message: `${part}${lod ? `_${lod}` : ''}.md3 is missing; using ${file.path.slice(file.path.lastIndexOf('/') + 1)}` });
+          }
+          break;
         }
+        if (level === lod && lod) missing.add(where(`${part}_${level}.md3`));
       }
       if (!file) throw new InterquakeError('missing_file', `${where(`${part}.md3`)} is missing`, { file: where(`${part}.md3`) });
       const model = lib.load(file.bytes, { name: file.path });
@@ -430,26 +327,22 @@ export function loadPlayer(lib, files, options = {}) {
       }
       const time = Number(spec.time ?? 0);
       if (!Number.isFinite(time)) throw new InterquakeError('invalid_argument', `time must be a finite number, got ${spec.time}`);
-      frames = stepFrames(anim, time * 1000);
+      const h = q3Playhead(lib, anim, time, model.frameCount);
+      frames = { from: h.from, to: h.to, lerp: h.lerp };
     } else {
       const f = Number(spec.frame ?? 0);
       if (!Number.isFinite(f)) throw new InterquakeError('invalid_argument', `frame must be a finite number, got ${spec.frame}`);
-      frames = { from: Math.floor(f), to: Math.floor(f) + 1, lerp: f - Math.floor(f) };
+      const last = Math.max(0, model.frameCount - 1);
+      const from = Math.min(Math.max(Math.floor(f), 0), last);
+      const to = Math.min(Math.max(Math.floor(f) + 1, 0), last);
+      frames = { from, to, lerp: from === to ? 0 : f - Math.floor(f) };
     }
-    const last = Math.max(0, model.frameCount - 1);
-    const clamp = (x) => Math.min(Math.max(x, 0), last);
-    const from = clamp(frames.from);
-    const to = clamp(frames.to);
-    const out = { from, to, lerp: from === to ? 0 : frames.lerp };
+    const out = { from: frames.from, to: frames.to, lerp: frames.lerp };
     out.frame = fractionalFrame(out);
     return out;
   };
-  const tagAt = (model, tag, f) => {
-    if (!hasTag(model, tag)) return identity();
-    if (f.lerp === 0 || f.from === f.to) return model.tagMatrix(tag, f.from);
-    if (Math.abs(f.to - f.from) === 1) return model.tagMatrix(tag, f.frame);
-    return blendTags(model.tagMatrix(tag, f.from), model.tagMatrix(tag, f.to), f.lerp);
-  };
+  // Between any two frames, neighbours or not (a loop seam): the C lerps and orthonormalises.
+  const tagAt = (model, tag, f) => (hasTag(model, tag) ? model.tagMatrixBetween(tag, f.from, f.to, f.lerp) : identity());
 
   const player = {
     path: folder,

@@ -1,0 +1,91 @@
+// The library object init() resolves to: loading, writing, images, and the Quake 3 entry points.
+
+import { InterquakeError, toBytes } from './wasm.js';
+import { Model } from './model.js';
+import { openArchive } from '../quake3/archive.js';
+import { loadPlayer } from '../quake3/player.js';
+import { parseAnimationConfig, parseSkin } from '../quake3/text.js';
+
+export class Interquake {
+  constructor(wasm) {
+    this._wasm = wasm;
+    /** Frames per second used when neither the options nor the file give a framerate (from the C). */
+    this.defaultFramerate = wasm.constants.default.framerate;
+    /** The clip rate MD3 models get: the file stores none (from the C). */
+    this.md3Framerate = wasm.constants.default.md3Framerate;
+    /** Every error code an InterquakeError can carry (the C's IQ_ERROR_LIST), 'none' left out. */
+    this.errorCodes = Object.freeze([...wasm.errorCodes].filter((c) => c !== 'none'));
+  }
+
+  /**
+   * Loads an IQM, IQE or MD3 model from bytes. The format comes from the magic bytes;
+   * options.name is only used in error messages, options.format forces a parser.
+   */
+  load(bytes, options = {}) {
+    const { name, format = 'auto' } = options;
+    const input = toBytes(bytes, 'load()', name);
+    const wasm = this._wasm;
+    const formatIndex = wasm.constants.format[format];
+    if (formatIndex === undefined) throw new InterquakeError('invalid_argument', `unknown format '${format}'`, { file: name });
+    const handle = wasm.withBytes(input, (ptr, n) => wasm.exports.iq_wasm_load(ptr, n, formatIndex, wasm.errorPtr), name);
+    if (!handle) throw wasm.lastError(name);
+    return new Model(this, handle, name);
+  }
+
+  /**
+   * Serialises a loaded model (IQM, IQE, or a one-frame MD3) to IQM v2 bytes: a new Uint8Array the
+   * caller owns. Frames are quantised to 16 bits per channel (see docs/API-iqe.md for the error bound).
+   */
+  writeIQM(model) {
+    if (!(model instanceof Model) || model._lib !== this) {
+      throw new InterquakeError('invalid_argument', 'writeIQM() takes a model loaded by this library');
+    }
+    model._check();
+    const wasm = this._wasm;
+    const sizePtr = wasm.scratch;
+    const ptr = wasm.exports.iq_wasm_write_iqm(model._handle, sizePtr, wasm.errorPtr);
+    if (!ptr) throw wasm.lastError(model.name);
+    const bytes = wasm.copy(ptr, wasm.u32(sizePtr));
+    wasm.free(ptr);
+    return bytes;
+  }
+
+  /**
+   * Decodes a TGA image (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit; either origin)
+   * to RGBA8 with the top row first, ready for WebGL with UNPACK_FLIP_Y false.
+   * Throws InterquakeError on bad input. options.name is only used in error messages.
+   */
+  decodeTGA(bytes, options = {}) {
+    const { name } = options;
+    const input = toBytes(bytes, 'decodeTGA()', name);
+    const wasm = this._wasm;
+    const image = wasm.withBytes(input, (ptr, n) => wasm.exports.iq_wasm_decode_tga(ptr, n, wasm.errorPtr), name);
+    if (!image) throw wasm.lastError(name);
+    try {
+      const { width, height, data } = wasm.read('iq_image', image);
+      return { width, height, data: wasm.copy(data, width * height * 4) };
+    } finally {
+      wasm.exports.iq_wasm_image_free(image);
+    }
+  }
+
+  /** Bytes held by live models in the WASM heap (for leak checks). */
+  get liveBytes() { return this._wasm.exports.iq_wasm_live_bytes(); }
+
+  /** Current size of the WASM memory in bytes. */
+  get memoryBytes() { return this._wasm.heap.byteLength; }
+
+  // -- Quake 3 players and archives (web/quake3/; docs/API-q3.md)
+
+  /** Opens a .pk3/.zip: resolves to an Archive with files, players, models and read(path). */
+  openArchive(bytes, options) { return openArchive(this, bytes, options); }
+
+  /** Assembles a Quake 3 player from an Archive or an object of path -> bytes. */
+  loadPlayer(files, options) { return loadPlayer(this, files, options); }
+
+  /** Parses animation.cfg text or bytes with Quake 3's rules. */
+  parseAnimationConfig(input, options) { return parseAnimationConfig(this, input, options); }
+
+  /** Parses a .skin file: { surfaces: [{ name, shader, line }], warnings }. */
+  parseSkin(input, options) { return parseSkin(this, input, options); }
+}

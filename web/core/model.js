@@ -1,0 +1,517 @@
+// A loaded model (immutable data, read from the C's iq_model by layout) and its evaluation
+// states (instances: what posing writes). The model's own methods (evaluate, pose, sample,
+// jointMatrix, skinMatrices...) use its own instance; `createInstance()` gives more, so one
+// model can be posed several ways at once. Every time-to-frame answer comes from the C.
+
+import { InterquakeError, decodeText } from './wasm.js';
+
+// The typed array that holds each IQM component format (iq_component's names come from the C).
+const COMPONENT_ARRAYS = {
+  byte: Int8Array, ubyte: Uint8Array, short: Int16Array, ushort: Uint16Array, int: Int32Array,
+  uint: Uint32Array, half: Uint16Array, float: Float32Array, double: Float64Array,
+};
+
+// Typed-array views of the heap that survive its growth: rebuilt when the buffer changed or
+// when a pointer or length moved (attachAnimations moves frames).
+class Views {
+  constructor(wasm) {
+    this._wasm = wasm;
+    this._buffer = null;
+    this._views = new Map();
+  }
+
+  get(key, Type, ptr, length) {
+    if (!ptr) return null;
+    const buffer = this._wasm.heap;
+    if (buffer !== this._buffer) {
+      this._views.clear();
+      this._buffer = buffer;
+    }
+    let view = this._views.get(key);
+    if (!view || view.byteOffset !== ptr || view.length !== length) {
+      view = new Type(buffer, ptr, length);
+      this._views.set(key, view);
+    }
+    return view;
+  }
+
+  clear() { this._views.clear(); }
+}
+
+/** Validates the playback options shared by frameAt, pose, sample, jointMatrix and crossfade: an iq_play record. */
+export function playRecord(wasm, animation, time, options, what) {
+  if (typeof time !== 'number' || !Number.isFinite(time)) {
+    throw new InterquakeError('invalid_argument', `${what}(): time must be a finite number of seconds, got ${time}`);
+  }
+  const { loop, framerate = 0, speed = 1, interpolate = true, rotation = 'auto' } = options ?? {};
+  const loops = wasm.constants.loop;
+  let loopMode = loops.auto;
+  if (loop !== undefined) {
+    loopMode = loop === 'auto' ? undefined : loops[loop];
+    if (loopMode === undefined) throw new InterquakeError('invalid_argument', `${what}(): loop must be 'repeat', 'once' or 'pingpong', got '${loop}'`);
+  }
+  if (typeof framerate !== 'number' || !(framerate >= 0) || !Number.isFinite(framerate)) {
+    throw new InterquakeError('invalid_argument', `${what}(): framerate must be a finite number >= 0, got ${framerate}`);
+  }
+  if (typeof speed !== 'number' || !Number.isFinite(speed)) {
+    throw new InterquakeError('invalid_argument', `${what}(): speed must be a finite number, got ${speed}`);
+  }
+  if (rotation !== 'auto' && rotation !== 'nlerp' && rotation !== 'slerp') {
+    throw new InterquakeError('invalid_argument', `${what}(): rotation must be 'auto', 'nlerp' or 'slerp', got '${rotation}'`);
+  }
+  const play = wasm.constants.play;
+  const flags = (interpolate ? 0 : play.stepped) | (rotation === 'slerp' ? play.slerp : 0) | (rotation === 'nlerp' ? play.nlerp : 0);
+  // Speed 0 freezes playback at its start (the C reads speed 0 as "default speed 1").
+  return { animation, time: speed === 0 ? 0 : time, loop: loopMode, framerate, speed: speed === 0 ? 1 : speed, flags };
+}
+
+/** A playhead record as the API returns it. */
+export function playheadResult(head, animation) {
+  return {
+    animation,
+    frameA: head.frameA,
+    frameB: head.frameB,
+    blend: head.blend,
+    position: head.position,
+    duration: head.duration,
+    loops: head.loops,
+    finished: head.finished !== 0,
+    frameCount: head.frameCount,
+  };
+}
+
+// Posing, shared by a model (its own instance) and by every instance: `owner` has _handle,
+// _wasm, _model, _views and the instance record `_inst` (buffer addresses).
+const Posing = {
+  /**
+   * The mesh skinned to global frame `frame` (0..frameCount-1; fractions interpolate toward the
+   * next frame, values outside are clamped). With no frames, the bind pose. The returned arrays
+   * are views of buffers the model owns: the next evaluate() overwrites them.
+   */
+  evaluate(frame = 0) {
+    this._check();
+    if (typeof frame !== 'number' || !Number.isFinite(frame)) {
+      throw new InterquakeError('invalid_argument', `evaluate() needs a finite frame number, got ${frame}`);
+    }
+    this._wasm.exports.iq_wasm_evaluate(this._handle, frame);
+    return this._skinned();
+  },
+
+  /**
+   * Poses the skeleton at `animation` and `time` (optionally crossfaded, see options.crossfade) for GPU
+   * skinning: fills skinMatrices / skinMatrices4x4 / worldMatrices and returns the playhead plus views of
+   * the skin matrices in options.layout ('3x4' row-major, default, or '4x4' column-major) and world matrices.
+   */
+  pose(animation, time, options = {}) {
+    return this._pose(animation, time, options, false, 'pose');
+  },
+
+  /** As pose(), then skins the mesh on the CPU (the same path as evaluate()): adds positions, normals, tangents. */
+  sample(animation, time, options = {}) {
+    return this._pose(animation, time, options, true, 'sample');
+  },
+
+  _pose(animation, time, options, skin, what) {
+    this._check();
+    const model = this._model;
+    const index = model._animationIndex(animation);
+    const layout = options.layout ?? '3x4';
+    if (layout !== '3x4' && layout !== '4x4') {
+      throw new InterquakeError('invalid_argument', `${what}(): layout must be '3x4' or '4x4', got '${layout}'`);
+    }
+    const wasm = this._wasm;
+    model._writePoseArgs(index, time, options, what, skin);
+    const code = wasm.exports.iq_wasm_pose(this._handle, wasm.argsPtr, wasm.headPtr);
+    if (code) throw wasm.codeError(code, `${what}(${JSON.stringify(animation)}, ${time}): invalid time or options`, model.name);
+    const result = playheadResult(wasm.read('iq_playhead', wasm.headPtr), index);
+    result.skinMatrices = layout === '4x4' ? this.skinMatrices4x4 : this.skinMatrices;
+    result.worldMatrices = this.worldMatrices;
+    if (skin) Object.assign(result, this._skinned());
+    return result;
+  },
+
+  _skinned() {
+    const model = this._model;
+    const p = this._inst;
+    const n = model.vertexCount;
+    return {
+      positions: this._views.get('skinnedPositions', Float32Array, p.skinnedPositions, n * 3),
+      normals: this._views.get('skinnedNormals', Float32Array, p.skinnedNormals, n * 3),
+      tangents: this._views.get('skinnedTangents', Float32Array, p.skinnedTangents, n * 4),
+    };
+  },
+
+  /**
+   * Per joint, the row-major 3x4 skin matrix (world * inverse bind) of the last evaluate(),
+   * 12 floats each: rows of [r0 r1 r2 t]. The bind pose (identity) before the first call.
+   */
+  get skinMatrices() {
+    this._check();
+    return this._views.get('skinMatrices', Float32Array, this._inst.skinMatrices, this._model.joints.length * 12);
+  },
+  /** Per joint, the column-major 4x4 skin matrix of the last pose (16 floats each, for uniformMatrix4fv). */
+  get skinMatrices4x4() {
+    this._check();
+    return this._views.get('skinMatrices4x4', Float32Array, this._inst.skinMatrices4x4, this._model.joints.length * 16);
+  },
+  /** Per joint, the row-major 3x4 model-space matrix of the last evaluate(). */
+  get worldMatrices() {
+    this._check();
+    return this._views.get('worldMatrices', Float32Array, this._inst.worldMatrices, this._model.joints.length * 12);
+  },
+
+  /**
+   * A joint's (index or name) model-space matrix as a new column-major 4x4 Float32Array. With an animation,
+   * at that time (same options as pose(), crossfade included) without changing any pose;
+   * without one, in the last pose (evaluate / pose / sample).
+   */
+  jointMatrix(joint, animation, time = 0, options = {}) {
+    this._check();
+    const model = this._model;
+    const index = model._jointIndex(joint);
+    const wasm = this._wasm;
+    let args = 0;
+    if (animation !== undefined && animation !== null) {
+      model._writePoseArgs(model._animationIndex(animation), time, options, 'jointMatrix', false);
+      args = wasm.argsPtr;
+    }
+    const code = wasm.exports.iq_wasm_joint_matrix(this._handle, index, args, wasm.scratch);
+    if (code) throw wasm.codeError(code, `jointMatrix(${JSON.stringify(joint)}, ${JSON.stringify(animation)}, ${time}): invalid time or options`, model.name);
+    return wasm.array(Float32Array, wasm.scratch, 16).slice();
+  },
+};
+
+function definePosing(Class) {
+  for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(Posing))) {
+    Object.defineProperty(Class.prototype, key, descriptor);
+  }
+}
+
+export class Model {
+  constructor(library, handle, name) {
+    this._lib = library;
+    this._wasm = library._wasm;
+    this._handle = handle;
+    this._disposed = false;
+    this._views = new Views(this._wasm);
+    this._model = this;
+    this._instances = new Set();
+    this.name = name;
+    this._inst = this._wasm.read('iq_instance', this._wasm.exports.iq_wasm_instance(handle));
+    this._readRecords();
+  }
+
+  // Metadata is small: copied into plain JS objects once (again after attachAnimations).
+  _readRecords() {
+    const wasm = this._wasm;
+    const p = wasm.read('iq_model', wasm.exports.iq_wasm_model(this._handle));
+    this._p = p;
+    this.format = wasm.names.format[p.format];
+    this.vertexCount = p.vertexCount;
+    this.triangleCount = p.triangleCount;
+    this.frameCount = p.frameCount;
+    const dv = wasm.view();
+    this.meshes = wasm.readArray('iq_mesh', p.meshes, p.meshCount, dv);
+    this.joints = wasm.readArray('iq_joint', p.joints, p.jointCount, dv);
+    const loopFlag = wasm.constants.animation.loop;
+    this.animations = wasm.readArray('iq_animation', p.animations, p.animationCount, dv).map((a) => ({
+      name: a.name, firstFrame: a.firstFrame, frameCount: a.frameCount, framerate: a.framerate, loop: (a.flags & loopFlag) !== 0,
+    }));
+    this.bounds = p.vertexCount ? p.bounds : null;
+    const kept = Math.min(p.warningCount, wasm.constants.limit.maxWarnings);
+    this.warnings = wasm.readArray('iq_warning', p.warnings, kept, dv)
+      .map((w) => ({ code: wasm.names.warning[w.code], message: w.message }));
+    this._customs = wasm.readArray('iq_custom_array', p.customArrays, p.customArrayCount, dv);
+    this.extensions = wasm.readArray('iq_extension', p.extensions, p.extensionCount, dv)
+      .map((x) => ({ name: x.name, data: x.size ? wasm.copy(x.data, x.size) : new Uint8Array(0) }));
+    this.comment = p.commentSize ? decodeText(wasm.copy(p.comment, p.commentSize)) : '';
+    this._readMorphRecords(dv);
+  }
+
+  // MD3 data: shaders per surface, tag names, frame metadata.
+  _readMorphRecords(dv) {
+    const wasm = this._wasm;
+    const p = this._p;
+    if (this.format === 'md3') {
+      for (const mesh of this.meshes) {
+        mesh.shaders = [];
+        // What Quake 3 matches .skin lines against: lower case, a trailing "_<char>" cut (R_LoadMD3).
+        const lower = mesh.name.toLowerCase();
+        mesh.skinName = lower.length > 2 && lower[lower.length - 2] === '_' ? lower.slice(0, -2) : lower;
+      }
+      for (const shader of wasm.readArray('iq_shader', p.shaders, p.shaderCount, dv)) this.meshes[shader.mesh].shaders.push(shader.name);
+    }
+    this.tags = wasm.strings(p.tagNames, p.tagCount);
+    this.frames = [];
+    if (p.frameInfo) {
+      const info = wasm.readArray('iq_frame_info', p.frameInfo, this.frameCount, dv);
+      const bounds = wasm.readArray('iq_bounds', p.frameBounds, this.frameCount, dv);
+      this.frames = info.map((f, i) => ({
+        name: f.name, min: bounds[i].min, max: bounds[i].max, localOrigin: f.localOrigin, radius: bounds[i].radius,
+      }));
+    }
+  }
+
+  _check() {
+    if (this._disposed) throw new InterquakeError('disposed', `model${this.name ? ` ${this.name}` : ''} was disposed`);
+  }
+
+  _view(key, Type, ptr, length) {
+    this._check();
+    return this._views.get(key, Type, ptr, length);
+  }
+
+  get positions() { return this._view('positions', Float32Array, this._p.positions, this.vertexCount * 3); }
+  get normals() { return this._view('normals', Float32Array, this._p.normals, this.vertexCount * 3); }
+  get texcoords() { return this._view('texcoords', Float32Array, this._p.texcoords, this.vertexCount * 2); }
+  get tangents() { return this._view('tangents', Float32Array, this._p.tangents, this.vertexCount * 4); }
+  get colors() { return this._view('colors', Float32Array, this._p.colors, this.vertexCount * 4); }
+  get blendIndices() { return this._view('blendIndices', Uint16Array, this._p.blendIndices, this.vertexCount * 4); }
+  get blendWeights() { return this._view('blendWeights', Float32Array, this._p.blendWeights, this.vertexCount * 4); }
+  get indices() { return this._view('indices', Uint32Array, this._p.indices, this.triangleCount * 3); }
+  get adjacency() { return this._view('adjacency', Uint32Array, this._p.adjacency, this.triangleCount * 3); }
+  /** Per joint, the row-major 3x4 inverse of its bind-pose model-space matrix. */
+  get inverseBindMatrices() { return this._view('inverseBind', Float32Array, this._p.inverseBind, this.joints.length * 12); }
+  /** frameCount * joints.length local poses, 10 floats each: translate xyz, rotate xyzw, scale xyz. */
+  get framePoses() {
+    return this._view('framePoses', Float32Array, this._p.framePoses, this.frameCount * this.joints.length * 10);
+  }
+  /** Per frame: min xyz, max xyz, xy radius, radius (8 floats), or null when the file has none. */
+  get frameBounds() { return this._view('frameBounds', Float32Array, this._p.frameBounds, this.frameCount * 8); }
+  /** MD3: every frame's positions, frameCount * vertexCount * 3 (frame f starts at f * vertexCount * 3). */
+  get framePositions() {
+    return this._view('framePositions', Float32Array, this._p.framePositions, this.frameCount * this.vertexCount * 3);
+  }
+  /** MD3: every frame's unit normals, laid out like framePositions. */
+  get frameNormals() {
+    return this._view('frameNormals', Float32Array, this._p.frameNormals, this.frameCount * this.vertexCount * 3);
+  }
+
+  /** Vertex arrays of custom types, in the component format the file stored them in. */
+  get customArrays() {
+    this._check();
+    return this._customs.map((c, i) => {
+      const format = this._wasm.names.component[c.format];
+      return { name: c.name, format, size: c.size, data: this._view(`custom${i}`, COMPONENT_ARRAYS[format], c.data, this.vertexCount * c.size) };
+    });
+  }
+
+  // -- Animator: playback in time (docs/API-anim.md)
+
+  /** Index of the animation with this name, or -1. */
+  findAnimation(name) {
+    this._check();
+    return this.animations.findIndex((a) => a.name === name);
+  }
+
+  /** Index of the joint with this name, or -1. */
+  findJoint(name) {
+    this._check();
+    return this.joints.findIndex((j) => j.name === name);
+  }
+
+  /**
+   * Where `animation` (index or name) is at `time` seconds: the two global frames to blend, the blend
+   * factor, and what a viewer needs for events (`loops` completed, `finished`). Poses nothing.
+   */
+  frameAt(animation, time, options = {}) {
+    this._check();
+    const index = this._animationIndex(animation);
+    const wasm = this._wasm;
+    wasm.fill('iq_play', wasm.scratch, playRecord(wasm, index, time, options, 'frameAt'));
+    const code = wasm.exports.iq_wasm_playhead(this._handle, wasm.scratch, wasm.headPtr);
+    if (code) throw wasm.codeError(code, `frameAt(${JSON.stringify(animation)}, ${time}): invalid time or options`, this.name);
+    return playheadResult(wasm.read('iq_playhead', wasm.headPtr), index);
+  }
+
+  /**
+   * Where a clip of raw frames is at `time` seconds: `clip` is { firstFrame, frameCount, framerate, loop }
+   * (for frames no animation names, e.g. an MD3 player part without animation.cfg); options as frameAt.
+   */
+  clipAt(clip, time, options = {}) {
+    this._check();
+    return clipPlayhead(this._wasm, this._handle, clip, time, options, this.name);
+  }
+
+  // The pose arguments record (iq_wasm_pose_args) for pose, sample and jointMatrix.
+  _writePoseArgs(index, time, options, what, skin) {
+    const wasm = this._wasm;
+    const args = { play: playRecord(wasm, index, time, options, what), skin: skin ? 1 : 0, hasBlend: 0, weight: 0 };
+    const crossfade = options.crossfade;
+    if (crossfade !== undefined && crossfade !== null) {
+      if (typeof crossfade !== 'object') {
+        throw new InterquakeError('invalid_argument', 'crossfade must be { animation, time, weight, ... }');
+      }
+      const { weight } = crossfade;
+      if (typeof weight !== 'number' || !Number.isFinite(weight)) {
+        throw new InterquakeError('invalid_argument', `crossfade.weight must be a finite number, got ${weight}`);
+      }
+      args.blend = playRecord(wasm, this._animationIndex(crossfade.animation), crossfade.time ?? 0, crossfade, 'crossfade');
+      args.hasBlend = 1;
+      args.weight = weight;
+    }
+    wasm.fill('iq_wasm_pose_args', wasm.argsPtr, args);
+  }
+
+  _animationIndex(animation) {
+    if (typeof animation === 'string') {
+      const i = this.findAnimation(animation);
+      if (i < 0) {
+        const names = this.animations.map((a) => `'${a.name}'`).join(', ') || 'none';
+        throw new InterquakeError('invalid_argument', `no animation named '${animation}' (the model has ${names})`);
+      }
+      return i;
+    }
+    if (!Number.isInteger(animation) || animation < 0 || animation >= this.animations.length) {
+      throw new InterquakeError('invalid_argument',
+        `animation ${animation} is not an index below ${this.animations.length} or a name`);
+    }
+    return animation;
+  }
+
+  _jointIndex(joint) {
+    if (typeof joint === 'string') {
+      const i = this.findJoint(joint);
+      if (i < 0) throw new InterquakeError('invalid_argument', `no joint named '${joint}'`);
+      return i;
+    }
+    if (!Number.isInteger(joint) || joint < 0 || joint >= this.joints.length) {
+      throw new InterquakeError('invalid_argument', `joint ${joint} is not an index below ${this.joints.length} or a name`);
+    }
+    return joint;
+  }
+
+  /**
+   * Appends the animations of `source` (a loaded model, typically an animation-only IQM) to this model.
+   * Joints match by name, or by order when either side has unnamed or repeated names; skeletons that do not
+   * fit throw InterquakeError 'skeleton_mismatch'. Returns the added animations; `source` stays usable.
+   */
+  attachAnimations(source) {
+    this._check();
+    if (!(source instanceof Model) || source._lib !== this._lib) {
+      throw new InterquakeError('invalid_argument', 'attachAnimations() takes a model loaded by the same library');
+    }
+    source._check();
+    const before = this.animations.length;
+    const wasm = this._wasm;
+    if (wasm.exports.iq_wasm_attach_animations(this._handle, source._handle, wasm.errorPtr)) throw wasm.lastError(this.name);
+    this._readRecords();
+    return this.animations.slice(before);
+  }
+
+  // -- Tags (MD3) and joints (IQM/IQE): anything attaches to anything
+
+  /** Index for iq_wasm_tag_matrix: tags first, then joints; -1 when there is no such name or index. */
+  _tagIndex(tag) {
+    if (typeof tag === 'number') {
+      return Number.isInteger(tag) && tag >= 0 && tag < this.tags.length + this.joints.length ? tag : -1;
+    }
+    if (typeof tag !== 'string') throw new InterquakeError('invalid_argument', 'tagMatrix() needs a tag or joint name, or an index');
+    const t = this.tags.indexOf(tag);
+    if (t >= 0) return t;
+    const j = this.joints.findIndex((joint) => joint.name === tag);
+    return j >= 0 ? this.tags.length + j : -1;
+  }
+
+  /**
+   * Where tag (MD3) or joint (IQM/IQE) `name` is at global frame `frame` (fractions interpolate,
+   * values outside 0..frameCount-1 clamp), as a column-major 4x4 Float32Array(16) in model space:
+   * [0..2] x axis, [4..6] y axis, [8..10] z axis, [12..14] origin. MD3 tag axes are orthonormalised;
+   * a joint's matrix is its world matrix (scale included). null when there is no such name.
+   * `name` may be an index: tags first (0..tags.length-1), then joints. Disturbs no pose.
+   */
+  tagMatrix(name, frame = 0) {
+    this._check();
+    if (typeof frame !== 'number' || !Number.isFinite(frame)) {
+      throw new InterquakeError('invalid_argument', `tagMatrix() needs a finite frame number, got ${frame}`);
+    }
+    const index = this._tagIndex(name);
+    if (index < 0) return null;
+    const wasm = this._wasm;
+    if (wasm.exports.iq_wasm_tag_matrix_at(this._handle, index, frame, wasm.scratch) !== 1) return null;
+    return wasm.array(Float32Array, wasm.scratch, 16).slice();
+  }
+
+  /** As tagMatrix, between any two global frames (a loop seam, a change of animation): blend 0..1 from a to b. */
+  tagMatrixBetween(name, frameA, frameB, blend) {
+    this._check();
+    const index = this._tagIndex(name);
+    if (index < 0) return null;
+    const wasm = this._wasm;
+    if (wasm.exports.iq_wasm_tag_matrix(this._handle, index, frameA, frameB, blend, wasm.scratch) !== 1) return null;
+    return wasm.array(Float32Array, wasm.scratch, 16).slice();
+  }
+
+  // -- Instances and lifetime
+
+  /** A new evaluation state: pose it independently of the model's own pose and of other instances. */
+  createInstance() {
+    this._check();
+    return new Instance(this);
+  }
+
+  /** Frees the WASM memory (and every instance). Calling it twice is fine; anything else afterwards throws. */
+  dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
+    this._views.clear();
+    for (const instance of this._instances) instance._markDisposed();
+    this._instances.clear();
+    this._wasm.exports.iq_wasm_dispose(this._handle);
+    this._lib._forget?.(this);
+  }
+}
+definePosing(Model);
+
+/** One evaluation state of a model: evaluate / pose / sample / jointMatrix and the matrices, as on the model. */
+export class Instance {
+  constructor(model) {
+    const wasm = model._wasm;
+    const handle = wasm.exports.iq_wasm_instance_create(model._handle, wasm.errorPtr);
+    if (!handle) throw wasm.lastError(model.name);
+    this._model = model;
+    this._wasm = wasm;
+    this._handle = handle;
+    this._disposed = false;
+    this._views = new Views(wasm);
+    this._inst = wasm.read('iq_instance', wasm.exports.iq_wasm_instance(handle));
+    model._instances.add(this);
+  }
+
+  get model() { return this._model; }
+
+  _check() {
+    if (this._disposed) throw new InterquakeError('disposed', 'the instance (or its model) was disposed');
+    this._model._check();
+  }
+
+  _markDisposed() {
+    this._disposed = true;
+    this._views.clear();
+  }
+
+  /** Frees the instance; the model stays. Twice is fine. */
+  dispose() {
+    if (this._disposed) return;
+    this._markDisposed();
+    this._model._instances.delete(this);
+    this._wasm.exports.iq_wasm_dispose(this._handle);
+  }
+}
+definePosing(Instance);
+
+/** The playhead of a clip of raw frames (see Model.clipAt); handle 0 for no model. */
+export function clipPlayhead(wasm, handle, clip, time, options, file) {
+  const { firstFrame = 0, frameCount, framerate = 0, loop = true } = clip ?? {};
+  if (!Number.isInteger(firstFrame) || firstFrame < 0 || !Number.isInteger(frameCount) || frameCount < 0) {
+    throw new InterquakeError('invalid_argument', 'a clip needs whole firstFrame >= 0 and frameCount >= 0');
+  }
+  const clipPtr = wasm.scratch + 128;
+  wasm.fill('iq_animation', clipPtr, {
+    firstFrame, frameCount, framerate: framerate > 0 ? framerate : 0, flags: loop ? wasm.constants.animation.loop : 0,
+  });
+  wasm.fill('iq_play', wasm.scratch, playRecord(wasm, 0, time, options, 'clipAt'));
+  const code = wasm.exports.iq_wasm_clip_playhead(handle, clipPtr, wasm.scratch, wasm.headPtr);
+  if (code) throw wasm.codeError(code, `clipAt(${time}): the clip lies outside the frames, or the time or options are invalid`, file);
+  return playheadResult(wasm.read('iq_playhead', wasm.headPtr), -1);
+}

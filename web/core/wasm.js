@@ -1,0 +1,339 @@
+// The one module that touches the WebAssembly instance: it loads it, owns the
+// heap helpers (bytes in, call, free; strings; records), and learns from the C
+// at init every record layout, enum value, error name and constant
+// (iq_wasm_layout / iq_wasm_constants in src/iq_wasm.c), so no other JS file
+// knows an offset or a number that C defines.
+
+/** Every failure is one of these: `code` is stable (the C list, src/iq_errors.h), `message` says what and where. */
+export class InterquakeError extends Error {
+  constructor(code, message, { offset = -1, line = 0, column = 0, file } = {}) {
+    super(message);
+    this.name = 'InterquakeError';
+    this.code = code;
+    this.offset = offset;
+    this.line = line;
+    this.column = column;
+    if (file !== undefined) this.file = file;
+  }
+}
+
+// Error codes JS raises before the WASM is there to list them (checked against the list at init).
+const LOADER_CODES = ['wasm_unavailable', 'wasm_mismatch', 'invalid_argument'];
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Text as the file holds it: UTF-8 when the bytes are valid UTF-8, else Latin-1 (ISO 8859-1,
+ * what Quake-era tools wrote), byte for byte, so every name comes back as some string and
+ * two different byte strings never decode to the same string.
+ */
+export function decodeText(bytes) {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return decodeLatin1(bytes);
+  }
+}
+
+/** ISO 8859-1, byte for byte (TextDecoder's 'latin1' is windows-1252, which remaps 0x80-0x9F). */
+export function decodeLatin1(bytes) {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 4096) out += String.fromCharCode(...bytes.subarray(i, i + 4096));
+  return out;
+}
+
+/** Bytes for the C: a Uint8Array view of whatever byte container was given, or an invalid_argument error. */
+export function toBytes(bytes, what, file) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  throw new InterquakeError('invalid_argument', `${what} takes a Uint8Array or an ArrayBuffer`, { file });
+}
+
+/** Text or bytes for the C text parsers. */
+export function textBytes(input, what) {
+  return typeof input === 'string' ? utf8Encoder.encode(input) : toBytes(input, what);
+}
+
+// Type codes of the layout table (the enum at the top of src/iq_wasm.c): the table names them in C,
+// and these are only how each is read.
+const READERS = {
+  1: (dv, at) => dv.getUint8(at),
+  2: (dv, at) => dv.getUint16(at, true),
+  3: (dv, at) => dv.getUint32(at, true),
+  4: (dv, at) => dv.getInt32(at, true),
+  5: (dv, at) => Number(dv.getBigUint64(at, true)),
+  6: (dv, at) => Number(dv.getBigInt64(at, true)),
+  7: (dv, at) => dv.getFloat32(at, true),
+  8: (dv, at) => dv.getFloat64(at, true),
+  9: (dv, at) => dv.getUint32(at, true),
+};
+const WRITERS = {
+  1: (dv, at, v) => dv.setUint8(at, v),
+  2: (dv, at, v) => dv.setUint16(at, v, true),
+  3: (dv, at, v) => dv.setUint32(at, v, true),
+  4: (dv, at, v) => dv.setInt32(at, v, true),
+  5: (dv, at, v) => dv.setBigUint64(at, BigInt(Math.trunc(v)), true),
+  6: (dv, at, v) => dv.setBigInt64(at, BigInt(Math.trunc(v)), true),
+  7: (dv, at, v) => dv.setFloat32(at, v, true),
+  8: (dv, at, v) => dv.setFloat64(at, v, true),
+  9: (dv, at, v) => dv.setUint32(at, v, true),
+};
+const SIZES = { 1: 1, 2: 2, 3: 4, 4: 4, 5: 8, 6: 8, 7: 4, 8: 8, 9: 4, 10: 4 };
+const T_STR = 10;
+const T_CHARS = 11;
+const T_REC = 12;
+
+/** The instantiated module with its layout, constants and heap helpers. */
+export class Wasm {
+  constructor(exports) {
+    this.exports = exports;
+    this._readTables();
+    // What calls write their results to: owned by this library, reused call after call.
+    this.errorPtr = this.alloc(this.sizeof('iq_error'));
+    this.scratch = this.alloc(256);
+    this.argsPtr = this.alloc(this.sizeof('iq_wasm_pose_args'));
+    this.headPtr = this.alloc(this.sizeof('iq_playhead'));
+  }
+
+  get heap() { return this.exports.memory.buffer; }
+  get bytes() { return new Uint8Array(this.exports.memory.buffer); }
+  view() { return new DataView(this.exports.memory.buffer); }
+
+  _readTables() {
+    const e = this.exports;
+    const countPtr = e.iq_wasm_alloc(4);
+    const table = (fn) => {
+      const at = fn(countPtr);
+      return [at, new DataView(this.heap).getUint32(countPtr, true)];
+    };
+    const [layoutAt, fieldCount] = table(e.iq_wasm_layout);
+    const [constAt, constCount] = table(e.iq_wasm_constants);
+    e.iq_wasm_free(countPtr);
+    const dv = this.view();
+    // iq_wasm_field: record, field, offset, type, count, of (24 bytes); iq_wasm_constant: group, name, value (16)
+    this.records = {};
+    for (let i = 0; i < fieldCount; i++) {
+      const at = layoutAt + 24 * i;
+      const record = this.cString(dv.getUint32(at, true));
+      const field = this.cString(dv.getUint32(at + 4, true));
+      const offset = dv.getUint32(at + 8, true);
+      if (!field) {
+        this.records[record] = { size: offset, fields: [] };
+        continue;
+      }
+      const ofPtr = dv.getUint32(at + 20, true);
+      this.records[record].fields.push({
+        name: field, offset, type: dv.getUint32(at + 12, true), count: dv.getUint32(at + 16, true),
+        of: ofPtr ? this.cString(ofPtr) : null,
+      });
+    }
+    this.constants = {};
+    for (let i = 0; i < constCount; i++) {
+      const at = constAt + 16 * i;
+      const group = this.cString(dv.getUint32(at, true));
+      (this.constants[group] ??= {})[this.cString(dv.getUint32(at + 4, true))] = dv.getFloat64(at + 8, true);
+    }
+    /** Names by value for each group (error codes, formats, loop modes, components...). */
+    this.names = {};
+    for (const [group, values] of Object.entries(this.constants)) {
+      const names = [];
+      for (const [name, value] of Object.entries(values)) names[value] = name;
+      this.names[group] = names;
+    }
+    this.errorCodes = new Set(Object.keys(this.constants.error));
+    for (const code of LOADER_CODES) {
+      if (!this.errorCodes.has(code)) throw new InterquakeError('wasm_mismatch', `the WASM does not list error '${code}'; rebuild it`);
+    }
+  }
+
+  /** An error the JS side raises: its code must be one the C lists. */
+  fail(code, message, where = {}) {
+    if (!this.errorCodes.has(code)) throw new Error(`interquake bug: error code '${code}' is not in IQ_ERROR_LIST`);
+    return new InterquakeError(code, message, where);
+  }
+
+  /** The error a C call left in this library's iq_error, as an InterquakeError. */
+  lastError(file) {
+    const err = this.read('iq_error', this.errorPtr);
+    const code = this.names.error[err.code] ?? 'invalid_argument';
+    return this.located(code, err.message, err, file);
+  }
+
+  /** An error from a code number a call returned (no iq_error filled). */
+  codeError(codeNumber, message, file) {
+    return this.located(this.names.error[codeNumber] ?? 'invalid_argument', message, {}, file);
+  }
+
+  located(code, detail, { offset = -1, line = 0, column = 0 } = {}, file) {
+    const where = line ? ` (line ${line}, column ${column})` : offset >= 0 ? ` (byte ${offset})` : '';
+    const prefix = file ? `${file}: ` : '';
+    return new InterquakeError(code, `${prefix}${code}${where}: ${detail}`, { offset, line, column, file });
+  }
+
+  // -- Heap
+
+  alloc(size, file) {
+    const ptr = this.exports.iq_wasm_alloc(size);
+    if (!ptr) throw this.fail('out_of_memory', `no memory for ${size} bytes`, { file });
+    return ptr;
+  }
+  free(ptr) { this.exports.iq_wasm_free(ptr); }
+
+  /** Copies bytes into the heap, calls fn(ptr, length), frees them; returns what fn returned. */
+  withBytes(bytes, fn, file) {
+    const ptr = this.alloc(bytes.length, file);
+    try {
+      this.bytes.set(bytes, ptr);
+      return fn(ptr, bytes.length);
+    } finally {
+      this.free(ptr);
+    }
+  }
+
+  /** A NUL-terminated string of the heap (names: UTF-8, or Latin-1 when not UTF-8). */
+  cString(ptr) {
+    if (!ptr) return '';
+    const bytes = this.bytes;
+    let end = ptr;
+    while (bytes[end] !== 0) end++;
+    return decodeText(bytes.subarray(ptr, end));
+  }
+
+  /** The uint32 (a size a call wrote) at ptr. */
+  u32(ptr) { return READERS[3](this.view(), ptr); }
+
+  /** The strings an array of count C string pointers at ptr points to. */
+  strings(ptr, count) {
+    const dv = this.view();
+    const out = [];
+    for (let i = 0; i < count; i++) out.push(this.cString(READERS[9](dv, ptr + SIZES[9] * i)));
+    return out;
+  }
+
+  /** A copy of length bytes at ptr. */
+  copy(ptr, length) { return this.bytes.slice(ptr, ptr + length); }
+
+  /** A typed-array view of the heap (detached when the heap grows). */
+  array(Type, ptr, length) { return new Type(this.heap, ptr, length); }
+
+  // -- Records, by the C's layout
+
+  sizeof(record) {
+    const r = this.records[record];
+    if (!r) throw new InterquakeError('wasm_mismatch', `the WASM does not describe record ${record}; rebuild it`);
+    return r.size;
+  }
+
+  /** Where a field of a record starts, in bytes. */
+  offsetOf(record, field) {
+    const f = this.records[record].fields.find((x) => x.name === field);
+    if (!f) throw new InterquakeError('wasm_mismatch', `the WASM does not describe ${record}.${field}; rebuild it`);
+    return f.offset;
+  }
+
+  /**
+   * A record at ptr as a plain object: numbers, arrays, strings, nested records (pointers as
+   * addresses); only the named fields when `only` is given.
+   */
+  read(record, ptr, dv = this.view(), only = null) {
+    const out = {};
+    for (const f of this.records[record].fields) {
+      if (only && !only.includes(f.name)) continue;
+      const at = ptr + f.offset;
+      if (f.type === T_CHARS) {
+        const bytes = this.bytes.subarray(at, at + f.count);
+        const end = bytes.indexOf(0);
+        out[f.name] = decodeText(end < 0 ? bytes : bytes.subarray(0, end));
+      } else if (f.type === T_STR) {
+        out[f.name] = this.cString(dv.getUint32(at, true));
+      } else if (f.type === T_REC) {
+        out[f.name] = f.count === 1 ? this.read(f.of, at, dv) : this.readArray(f.of, at, f.count, dv);
+      } else if (f.count === 1) {
+        out[f.name] = READERS[f.type](dv, at);
+      } else {
+        const values = [];
+        for (let k = 0; k < f.count; k++) values.push(READERS[f.type](dv, at + k * SIZES[f.type]));
+        out[f.name] = values;
+      }
+    }
+    return out;
+  }
+
+  readArray(record, ptr, count, dv = this.view()) {
+    const size = this.records[record].size;
+    const out = [];
+    for (let i = 0; i < count; i++) out.push(this.read(record, ptr + i * size, dv));
+    return out;
+  }
+
+  /** Writes the fields of values that the record has (others are left as they are) at ptr. */
+  write(record, ptr, values, dv = this.view()) {
+    for (const f of this.records[record].fields) {
+      const v = values[f.name];
+      if (v === undefined) continue;
+      const at = ptr + f.offset;
+      if (f.type === T_REC) this.write(f.of, at, v, dv);
+      else if (f.count === 1) WRITERS[f.type](dv, at, v);
+      else for (let k = 0; k < f.count; k++) WRITERS[f.type](dv, at + k * SIZES[f.type], v[k]);
+    }
+  }
+
+  /** Zeroes a record and writes values into it. */
+  fill(record, ptr, values) {
+    this.bytes.fill(0, ptr, ptr + this.sizeof(record));
+    this.write(record, ptr, values);
+  }
+
+  /**
+   * Allocates a record (zeroed, or filled from values), calls fn(ptr), frees it; returns fn's result.
+   */
+  withRecord(record, values, fn) {
+    const ptr = this.alloc(this.sizeof(record));
+    try {
+      this.fill(record, ptr, values ?? {});
+      return fn(ptr);
+    } finally {
+      this.free(ptr);
+    }
+  }
+}
+
+// The smallest module that uses a SIMD instruction (i32.const 0; i32x4.splat): engines
+// without WASM SIMD reject it, and then the baseline build is loaded instead.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 8, 1, 6, 0, 65, 0, 253, 17, 11]);
+export const simdSupported = () => {
+  try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
+};
+
+async function wasmSource(wasm) {
+  if (wasm instanceof WebAssembly.Module || wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) return wasm;
+  if (typeof Response !== 'undefined' && wasm instanceof Response) return new Uint8Array(await wasm.arrayBuffer());
+  const url = new URL(String(wasm), import.meta.url);
+  if (url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new InterquakeError('wasm_unavailable', `could not fetch ${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** Fetches (or takes), compiles and instantiates the WASM; resolves to a Wasm. */
+export async function instantiate(wasm) {
+  const source = await wasmSource(wasm);
+  const imports = {
+    // The heap grew: views are rebuilt lazily on the next access.
+    env: { emscripten_notify_memory_growth() {} },
+  };
+  const result = await WebAssembly.instantiate(source, imports);
+  const instance = result.instance || result;
+  const exports = instance.exports;
+  if (typeof exports.iq_wasm_layout !== 'function') {
+    throw new InterquakeError('wasm_mismatch', 'the WASM has no layout table: it is not this version of interquake.wasm; rebuild both');
+  }
+  exports._initialize();
+  return new Wasm(exports);
+}
