@@ -585,7 +585,8 @@ const problemLine = (path, e) => `${path}: ${e.code}${e.where ? ` (${e.where})` 
 async function walk(paths, iq) {
   const jobs = [];
   const items = []; // results known without a worker (unreadable paths, archives that do not open)
-  let bytes = 0;
+  let bytes = 0; // of the models loaded (archive entries uncompressed)
+  let inputBytes = 0; // of the files and archives on disk
   const visit = async (path) => {
     const kind = await kindOf(path);
     if (!kind) {
@@ -604,8 +605,8 @@ async function walk(paths, iq) {
       return;
     }
     const size = (await stat(path)).size;
+    inputBytes += size;
     if (ARCHIVE_EXT.test(path)) {
-      bytes += size;
       let archive;
       try {
         archive = await openArchiveFile(iq, path);
@@ -615,14 +616,18 @@ async function walk(paths, iq) {
       }
       items.push({ path, kind: 'archive', ok: true, warnings: archive.warnings.map((w) => ({ code: w.code, message: w.message })) });
       for (const p of archive.players) jobs.push({ type: 'archive-player', archive: path, entry: p.path, path: `${path}:${p.path}`, weight: 0 });
-      for (const m of archive.models) jobs.push({ type: 'archive-model', archive: path, entry: m, path: `${path}:${m}`, weight: archive.entry(m).size || 0 });
+      for (const m of archive.models) {
+        const entrySize = archive.entry(m).size || 0;
+        bytes += entrySize;
+        jobs.push({ type: 'archive-model', archive: path, entry: m, path: `${path}:${m}`, weight: entrySize });
+      }
       return;
     }
     bytes += size;
     jobs.push({ type: 'model', path, weight: size });
   };
   for (const path of paths) await visit(path);
-  return { jobs, items, bytes };
+  return { jobs, items, bytes, inputBytes };
 }
 
 // Runs jobs on a pool of workers; a job that takes longer than timeoutMs, or a worker that dies,
@@ -705,9 +710,11 @@ async function commandValidate(positional, options) {
   if (!positional.length) throw new UsageError('validate takes one PATH or more', 'validate');
   const started = performance.now();
   const iq = await init();
-  const { jobs, items, bytes } = await walk(positional, iq);
-  // Big items first, so the last one to finish is a small one; archive entries stay together.
-  jobs.sort((a, b) => b.weight - a.weight);
+  const { jobs, items, bytes, inputBytes } = await walk(positional, iq);
+  // Loose files first, then each archive's entries together (a worker keeps two archives open);
+  // big items first within each, so the last ones to finish are small.
+  const group = (job) => job.archive || '';
+  jobs.sort((a, b) => (group(a) < group(b) ? -1 : group(a) > group(b) ? 1 : b.weight - a.weight));
   const workerCount = Math.max(1, Math.min(options.workers || defaultWorkers(), jobs.length || 1));
   const results = [...items];
   const print = (item) => {
@@ -730,6 +737,7 @@ async function commandValidate(positional, options) {
     failed,
     warnings: results.reduce((s, r) => s + r.warnings.length, 0),
     bytes,
+    inputBytes,
     megabytes: round(bytes / 1e6, 3),
     seconds: round(seconds, 3),
     filesPerSecond: round(results.length / seconds, 1),
@@ -741,7 +749,7 @@ async function commandValidate(positional, options) {
     process.stdout.write(`${JSON.stringify({ schema: SCHEMA, kind: 'validate', items: results, summary }, null, 2)}\n`);
   } else {
     process.stdout.write(`${summary.files} files: ${summary.ok} ok, ${summary.failed} failed, ${summary.warnings} warnings; ` +
-      `${summary.megabytes} MB in ${summary.seconds} s (${summary.filesPerSecond} files/s, ${summary.megabytesPerSecond} MB/s, ` +
+      `${summary.megabytes} MB of models (${round(inputBytes / 1e6, 3)} MB on disk) in ${summary.seconds} s (${summary.filesPerSecond} files/s, ${summary.megabytesPerSecond} MB/s, ` +
       `${plural(workerCount, 'worker')})\n`);
   }
   return failed ? 1 : 0;

@@ -208,7 +208,7 @@ test('validate: a folder with a good file, a bad file, a player and a pk3', () =
   ].sort());
   assert.match(problems.find((l) => l.includes('broken.pk3')), /broken\.pk3: (unknown_format|bad_magic|truncated)/);
   // items: good.iqm, bad.iqm, 9 sarge models + the sarge player (loose), 2 archives, 11 models + 1 player in mod.pk3
-  assert.match(lines.at(-1), /^26 files: 23 ok, 3 failed, \d+ warnings; [\d.]+ MB in [\d.]+ s \([\d.]+ files\/s, [\d.]+ MB\/s, 2 workers\)$/);
+  assert.match(lines.at(-1), /^26 files: 23 ok, 3 failed, \d+ warnings; [\d.]+ MB of models \([\d.]+ MB on disk\) in [\d.]+ s \([\d.]+ files\/s, [\d.]+ MB\/s, 2 workers\)$/);
   assert.doesNotMatch(r.stdout, /: warning /);
 
   const w = run('validate', dir, '--warnings');
@@ -232,10 +232,15 @@ test('validate --json: one document with every item and the summary', () => with
   const failed = doc.items.filter((i) => !i.ok);
   assert.deepEqual(failed.map((i) => [i.path.slice(dir.length), i.error.code, i.error.where]),
     [['/bad.iqm', 'out_of_range', 'byte 40'], ['/mod.pk3:models/broken.iqm', 'out_of_range', 'byte 40']]);
-  const sizes = [mrfixit, invalid].reduce((s, f) => s + readFileSync(f).length, 0) + pk3().length;
+  // bytes: the models loaded (loose, and the pk3's model entries); inputBytes: the files on disk
+  const loose = [mrfixit, invalid].reduce((s, f) => s + readFileSync(f).length, 0);
+  const inPk3 = readdirSync(sarge).filter((f) => f.endsWith('.md3')).reduce((s, f) => s + readFileSync(join(sarge, f)).length, 0) +
+    md3().length + readFileSync(invalid).length;
+  const sizes = loose + inPk3;
   assert.deepEqual({ ...doc.summary, seconds: 0, filesPerSecond: 0, megabytesPerSecond: 0 }, {
     files: 15, ok: 13, failed: 2, warnings: doc.items.reduce((s, i) => s + i.warnings.length, 0),
-    bytes: sizes, megabytes: Math.round(sizes / 1e3) / 1e3, seconds: 0, filesPerSecond: 0, megabytesPerSecond: 0, workers: 1,
+    bytes: sizes, inputBytes: loose + pk3().length, megabytes: Math.round(sizes / 1e3) / 1e3,
+    seconds: 0, filesPerSecond: 0, megabytesPerSecond: 0, workers: 1,
   });
   assert.ok(doc.items.find((i) => i.kind === 'player').warnings.some((w) => w.code === 'missing_file'));
 }));
