@@ -1,4 +1,4 @@
-/* IQM v2 writer: any loaded model (IQM or IQE) to IQM bytes.
+/* IQM v2 writer: any loaded model (IQM, IQE, or a static MD3) to IQM bytes.
  *
  * Layout (the SDK's order): header, text, meshes, vertex array headers,
  * vertex data (8-aligned), triangles, adjacency, joints, poses, anims, frames,
