@@ -393,7 +393,10 @@ size_t iq_format_error(char *dst, size_t dst_size, const iq_error *error);
  * buffer of *size bytes that the caller frees with iq_free_bytes, or NULL
  * with *error filled. Frames are quantised to 16 bits per channel: each
  * decoded channel is within (its range over all frames) / 131070 of the
- * model's value, plus float rounding. See docs/API-iqe.md. */
+ * model's value, plus float rounding. Vertex (morph) frames are refused
+ * (IQ_ERROR_UNSUPPORTED) unless they all equal frame 0: such a model (a
+ * one-frame MD3) is written static, without frames or animations. See
+ * docs/API-iqe.md. */
 uint8_t *iq_write_iqm(const iq_model *model, size_t *size, iq_error *error);
 void iq_free_bytes(void *bytes);
 

@@ -1,4 +1,4 @@
-/* IQM v2 writer: any loaded model (IQM or IQE) to IQM bytes.
+/* IQM v2 writer: any loaded model (IQM, IQE, or a static MD3) to IQM bytes.
  *
  * Layout (the SDK's order): header, text, meshes, vertex array headers,
  * vertex data (8-aligned), triangles, adjacency, joints, poses, anims, frames,
@@ -321,6 +321,18 @@ static const float *array_source(const iq_model *m, int type) {
     }
 }
 
+/* The first morph frame whose positions or normals differ from frame 0's, or
+ * 0 when every frame is the same (MD3 decodes int16 values, so equal file
+ * values give equal floats and an exact comparison is the right one). */
+static uint32_t first_differing_frame(const iq_model *m) {
+    size_t n = (size_t)m->vertex_count * 3;
+    for (uint32_t f = 1; f < m->frame_count; f++) {
+        if (memcmp(m->frame_positions + f * n, m->frame_positions, n * sizeof(float))) return f;
+        if (m->frame_normals && memcmp(m->frame_normals + f * n, m->frame_normals, n * sizeof(float))) return f;
+    }
+    return 0;
+}
+
 uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     iq_error local;
     error = iqi_error_reset(error, &local);
@@ -328,18 +340,29 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     if (size_out) *size_out = 0;
     if (!m || !size_out) { fail(&w, IQ_ERROR_INVALID_ARGUMENT, "iq_write_iqm needs a model and a size pointer"); return NULL; }
     uint32_t nv = m->vertex_count, nt = m->triangle_count, nj = m->joint_count, nf = m->frame_count;
+    uint32_t animation_count = m->animation_count;
     /* IQM animates skeletons only: frames without joint poses (MD3 morph
-     * frames) would be written as frames that hold nothing. */
+     * frames) would be written as frames that hold nothing. A morph model
+     * whose frames all equal frame 0 (one frame, or a static prop exported
+     * with several) loses nothing: it is written static, from frame 0 (which
+     * positions/normals hold), with no frames and no animations. */
     if (nf && !(nj && m->frame_poses)) {
-        fail(&w, IQ_ERROR_UNSUPPORTED, "the model's %u frames are vertex (morph) animation; IQM stores skeletal animation only", nf);
-        return NULL;
+        uint32_t differs = m->frame_positions ? first_differing_frame(m) : 1;
+        if (differs) {
+            fail(&w, IQ_ERROR_UNSUPPORTED,
+                 "the model's %u frames are vertex (morph) animation (frame %u differs from frame 0); IQM stores skeletal animation only",
+                 nf, differs);
+            return NULL;
+        }
+        nf = 0;
+        animation_count = 0;
     }
 
     // Text
     uint64_t text_size = 1;
     for (uint32_t i = 0; i < m->mesh_count; i++) text_size += text_measure(m->meshes[i].name) + text_measure(m->meshes[i].material);
     for (uint32_t i = 0; i < nj; i++) text_size += text_measure(m->joints[i].name);
-    for (uint32_t i = 0; i < m->animation_count; i++) text_size += text_measure(m->animations[i].name);
+    for (uint32_t i = 0; i < animation_count; i++) text_size += text_measure(m->animations[i].name);
     for (uint32_t i = 0; i < m->custom_array_count; i++) text_size += strlen(m->custom_arrays[i].name) + 1;
     for (uint32_t i = 0; i < m->extension_count; i++) text_size += text_measure(m->extensions[i].name);
 
@@ -388,8 +411,8 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     uint32_t num_poses = nf && nj && m->frame_poses ? nj : 0;
     uint64_t ofs_poses = num_poses ? at : 0;
     at += 88ull * num_poses;
-    uint64_t ofs_anims = m->animation_count ? at : 0;
-    at += 20ull * m->animation_count;
+    uint64_t ofs_anims = animation_count ? at : 0;
+    at += 20ull * animation_count;
 
     channel_info *ch = NULL;
     float *rot = NULL;
@@ -504,7 +527,7 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
             put_f32(r + 48 + 4 * k, ch[j].scale[k]);
         }
     }
-    for (uint32_t i = 0; i < m->animation_count; i++) {
+    for (uint32_t i = 0; i < animation_count; i++) {
         const iq_animation *an = &m->animations[i];
         uint8_t *r = b + ofs_anims + 20ull * i;
         put_u32(r, text_add(&w, &tpos, an->name));
@@ -544,7 +567,7 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     memcpy(b, "INTERQUAKEMODEL", 16);
     uint32_t header[27] = {2, (uint32_t)at, 0, (uint32_t)text_size, (uint32_t)ofs_text, m->mesh_count, (uint32_t)ofs_meshes,
                            na, nv, (uint32_t)ofs_vertexarrays, nt, (uint32_t)ofs_triangles, (uint32_t)ofs_adjacency,
-                           nj, (uint32_t)ofs_joints, num_poses, (uint32_t)ofs_poses, m->animation_count, (uint32_t)ofs_anims,
+                           nj, (uint32_t)ofs_joints, num_poses, (uint32_t)ofs_poses, animation_count, (uint32_t)ofs_anims,
                            nf, (uint32_t)channels, (uint32_t)ofs_frames, (uint32_t)ofs_bounds, m->comment_size,
                            (uint32_t)ofs_comment, m->extension_count, (uint32_t)ofs_extensions};
     for (int k = 0; k < 27; k++) put_u32(b + 16 + 4 * k, header[k]);
