@@ -354,6 +354,8 @@ static int check_scene(gw *w) {
     if (!s->parts || !s->part_count) return fail(w, IQ_ERROR_INVALID_ARGUMENT, "a glTF scene needs at least one part");
     if (s->material_count && !s->materials) return fail(w, IQ_ERROR_INVALID_ARGUMENT, "material_count without materials");
     if (s->clip_count && !s->clips) return fail(w, IQ_ERROR_INVALID_ARGUMENT, "clip_count without clips");
+    if (s->max_morph_targets > IQ_GLTF_MAX_TARGETS)
+        return fail(w, IQ_ERROR_INVALID_ARGUMENT, "max_morph_targets %u is over %u", s->max_morph_targets, IQ_GLTF_MAX_TARGETS);
     for (uint32_t i = 0; i < s->material_count; i++) {
         const iq_gltf_material *mt = &s->materials[i];
         if (mt->image && (!mt->image_size || !mt->image_mime ||
@@ -768,13 +770,14 @@ static int write_morph_part(gw *w, uint32_t p, const vattrs *va) {
     const iq_model *m = w->scene->parts[p].model;
     uint32_t nv = m->vertex_count;
     size_t stride = 3 * (size_t)nv;
+    uint32_t max = w->scene->max_morph_targets ? w->scene->max_morph_targets : IQ_GLTF_MAX_TARGETS;
     int32_t *targets = malloc(2 * sizeof(int32_t) * (IQ_GLTF_MAX_TARGETS + 1));
     if (!targets) return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for morph targets");
     for (uint32_t c = 0; c < w->n_clips && !w->failed; c++) {
         iq_gltf_range r = w->clips[c].ranges[p];
         if (!r.frame_count) continue;
         for (uint32_t first = 0;;) {
-            uint32_t last = r.frame_count - 1 - first > IQ_GLTF_MAX_TARGETS ? first + IQ_GLTF_MAX_TARGETS : r.frame_count - 1;
+            uint32_t last = r.frame_count - 1 - first > max ? first + max : r.frame_count - 1;
             uint32_t base = r.first_frame + first, nt = last - first;
             const float *bp = m->frame_positions + base * stride, *bn = m->frame_normals + base * stride;
             int32_t pos = acc_floats(w, bp, nv, 3, TARGET_ARRAY, 1);

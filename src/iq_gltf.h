@@ -69,6 +69,7 @@ typedef struct iq_gltf_scene {
      * file says 0); a part with frames and no animations gets one clip over all frames. */
     const iq_gltf_clip *clips;
     uint32_t clip_count;
+    uint32_t max_morph_targets; /* targets per morph mesh, 1..IQ_GLTF_MAX_TARGETS; 0 = IQ_GLTF_MAX_TARGETS */
 } iq_gltf_scene;
 
 /* The most morph targets one glTF mesh gets (three.js keeps all targets of a

@@ -547,83 +547,97 @@ static void test_hand_built(void) {
     iq_free(m);
 }
 
-/* -- MD3: morph chunks reproduce every frame, tags match iq_tag_matrix */
-static void check_md3(glb *g, const iq_model *m, const char *what) {
-    int anim = gsec(g, "animations", 0), s;
+/* -- MD3: morph chunks reproduce every frame, tags match iq_tag_matrix.
+ * Checks animation `anim` playing frames first..first+count-1 at fps on the
+ * part whose node is part_node (its children: tags in order, then meshes). */
+static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first, uint32_t count, double fps, int part_node,
+                      int max_allowed, const char *what) {
+    int anim = gsec(g, "animations", anim_index), s;
     int meshes = jget(&g->j, g->root, "meshes"), nodes = jget(&g->j, g->root, "nodes");
+    int *par = parents(g);
     int max_targets = 0;
     for (int i = 0; i < (meshes >= 0 ? g->j.nodes[meshes].count : 0); i++) {
         int tg = jget(&g->j, jat(&g->j, jget(&g->j, gsec(g, "meshes", i), "primitives"), 0), "targets");
         if (tg >= 0 && g->j.nodes[tg].count > max_targets) max_targets = g->j.nodes[tg].count;
     }
-    CHECK(max_targets <= IQ_GLTF_MAX_TARGETS, "%s: %d targets in one mesh", what, max_targets);
-    /* every frame of the first clip, from whichever chunk shows it */
-    const iq_animation *an = &m->animations[0];
-    uint32_t covered = 0;
+    CHECK(max_targets <= max_allowed, "%s: %d targets in one mesh", what, max_targets);
+    /* every frame of the clip, from whichever chunk shows it */
+    uint32_t covered = 0, chunks = 0;
     double worst = 0;
     for (int i = 0; i < (nodes >= 0 ? g->j.nodes[nodes].count : 0); i++) {
         int node = gsec(g, "nodes", i), mesh = gint(g, node, "mesh");
-        if (mesh < 0 || !find_channel(g, anim, i, "scale", &s)) continue;
+        if (par[i] != part_node || mesh < 0 || !find_channel(g, anim, i, "scale", &s)) continue;
         int prim = jat(&g->j, jget(&g->j, gsec(g, "meshes", mesh), "primitives"), 0), tg = jget(&g->j, prim, "targets");
         if (tg < 0 || !find_channel(g, anim, i, "weights", &s)) continue;
+        chunks++;
         uint32_t nk, nw, nb, nt = (uint32_t)g->j.nodes[tg].count;
         int c1, c2, c3;
         double *tk = read_acc(g, gint(g, s, "input"), &nk, &c1), *wt = read_acc(g, gint(g, s, "output"), &nw, &c2);
         double *base = read_acc(g, gint(g, jget(&g->j, prim, "attributes"), "POSITION"), &nb, &c3);
         CHECK(tk && wt && base && nw == nk * nt && nb == m->vertex_count, "%s: chunk %d accessors", what, i);
         if (tk && wt && base && nw == nk * nt) {
+            double *p = malloc(3 * sizeof(double) * nb);
             for (uint32_t k = 0; k < nk; k++) {
-                double pos_f = tk[k] * an->framerate; /* the clip's local frame */
-                uint32_t f = an->first_frame + (uint32_t)lround(pos_f);
-                double *p = malloc(3 * sizeof(double) * nb);
+                uint32_t f = first + (uint32_t)lround(tk[k] * fps); /* the key's frame */
                 memcpy(p, base, 3 * sizeof(double) * nb);
+                int ones = 0;
                 for (uint32_t t = 0; t < nt; t++) {
                     double wv = wt[(size_t)k * nt + t];
                     if (!wv) continue;
+                    ones += wv == 1;
                     uint32_t cnt;
                     int cc;
                     double *d = read_acc(g, gint(g, jat(&g->j, tg, (int)t), "POSITION"), &cnt, &cc);
                     for (uint32_t v = 0; d && v < 3 * nb; v++) p[v] += wv * d[v];
                     free(d);
                 }
-                for (uint32_t v = 0; v < 3 * nb; v++) worst = fmax(worst, fabs(p[v] - m->frame_positions[(size_t)f * 3 * nb + v]));
-                free(p);
+                if (ones > 1 || f >= first + count) worst = INFINITY;
+                for (uint32_t v = 0; v < 3 * nb && f < m->frame_count; v++)
+                    worst = fmax(worst, fabs(p[v] - m->frame_positions[(size_t)f * 3 * nb + v]));
                 covered++;
             }
+            free(p);
         }
         free(tk);
         free(wt);
         free(base);
     }
-    CHECK(covered >= an->frame_count && worst < 1e-4 * fmax(1, m->bounds.radius), "%s: %u frame keys, morph error %g", what, covered, worst);
+    CHECK(covered >= count && worst < 1e-4 * fmax(1, m->bounds.radius), "%s: %u frame keys in %u chunks, morph error %g", what, covered,
+          chunks, worst);
     /* tags: frame 0 in the node, every frame of the clip in its tracks */
     for (uint32_t t = 0; t < m->tag_count; t++) {
-        int node = find_node(g, m->tag_names[t]);
+        int node = (int)jnum(&g->j, jat(&g->j, jget(&g->j, gsec(g, "nodes", part_node), "children"), (int)t), -1);
         double mat[16];
         float want[16];
         node_matrix(g, gsec(g, "nodes", node), mat);
         iq_tag_matrix(m, m->tag_names[t], 0, want);
         double e = 0;
         for (int k = 0; k < 16; k++) e = fmax(e, fabs(mat[k] - want[k]));
-        CHECK(node >= 0 && e < 1e-4 * fmax(1, m->bounds.radius), "%s: tag %s frame 0 off by %g", what, m->tag_names[t], e);
+        CHECK(node >= 0 && jis(&g->j, jget(&g->j, gsec(g, "nodes", node), "name"), m->tag_names[t]) && e < 1e-4 * fmax(1, m->bounds.radius),
+              "%s: tag %s frame 0 off by %g", what, m->tag_names[t], e);
         int rs, ts;
+        CHECK(find_channel(g, anim, node, "rotation", &rs) && find_channel(g, anim, node, "translation", &ts), "%s: tag %s tracks", what,
+              m->tag_names[t]);
         if (find_channel(g, anim, node, "rotation", &rs) && find_channel(g, anim, node, "translation", &ts)) {
             uint32_t n1, n2;
             int c1, c2;
             double *q = read_acc(g, gint(g, rs, "output"), &n1, &c1), *tr = read_acc(g, gint(g, ts, "output"), &n2, &c2);
             double qe = 0;
             for (uint32_t k = 0; q && tr && k < n1 && k < n2; k++) {
-                iq_tag_matrix(m, m->tag_names[t], (float)(an->first_frame + k), want);
+                iq_tag_matrix(m, m->tag_names[t], (float)(first + k), want);
                 double x = q[4 * k], y = q[4 * k + 1], z = q[4 * k + 2], w = q[4 * k + 3];
                 double xaxis[3] = {1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)};
-                for (int c = 0; c < 3; c++) qe = fmax(qe, fmax(fabs(xaxis[c] - want[c]), fabs(tr[3 * k + c] - want[12 + c]) / fmax(1, m->bounds.radius)));
+                double zaxis[3] = {2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)};
+                for (int c = 0; c < 3; c++)
+                    qe = fmax(qe, fmax(fmax(fabs(xaxis[c] - want[c]), fabs(zaxis[c] - want[8 + c])), fabs(tr[3 * k + c] - want[12 + c]) / fmax(1, m->bounds.radius)));
                 if (k) qe = fmax(qe, q[4 * k] * q[4 * k - 4] + q[4 * k + 1] * q[4 * k - 3] + q[4 * k + 2] * q[4 * k - 2] + q[4 * k + 3] * q[4 * k - 1] < 0);
             }
-            CHECK(q && tr && n1 == an->frame_count && qe < 1e-4, "%s: tag %s track off by %g", what, m->tag_names[t], qe);
+            CHECK(q && tr && n1 == count && qe < 1e-4, "%s: tag %s track off by %g", what, m->tag_names[t], qe);
             free(q);
             free(tr);
         }
     }
+    free(par);
 }
 
 static void test_md3_corpus(void) {
@@ -637,12 +651,91 @@ static void test_md3_corpus(void) {
         glb g;
         if (b && glb_open(&g, b, n, files[i][1])) {
             check_accessors(&g, files[i][1]);
-            if (m->frame_count > 1) check_md3(&g, m, files[i][1]);
+            if (m->frame_count > 1)
+                check_md3(&g, m, 0, m->animations[0].first_frame, m->animations[0].frame_count, m->animations[0].framerate, 1,
+                          IQ_GLTF_MAX_TARGETS, files[i][1]);
             glb_close(&g);
         }
         free(b);
         iq_free(m);
     }
+}
+
+static uint32_t tag_index(const iq_model *m, const char *name) {
+    for (uint32_t t = 0; t < m->tag_count; t++)
+        if (!strcmp(m->tag_names[t], name)) return t;
+    return UINT32_MAX;
+}
+
+/* A Quake 3 player: lower -> tag_torso -> upper -> tag_head -> head, a legs
+ * clip, a torso clip and a both clip, morph meshes cut to 40 targets. */
+static void test_player(void) {
+    iq_model *lower = load_path(SARGE "lower.md3"), *upper = load_path(SARGE "upper.md3"), *head = load_path(SARGE "head.md3");
+    if (lower && upper && head && lower->frame_count > 120 && upper->frame_count > 100) {
+        iq_gltf_part parts[3] = {{0}};
+        parts[0].model = lower;
+        parts[0].name = "lower";
+        parts[1].model = upper;
+        parts[1].name = "upper";
+        parts[1].attached = 1;
+        parts[1].parent = 0;
+        parts[1].attach_index = tag_index(lower, "tag_torso");
+        parts[2].model = head;
+        parts[2].name = "head";
+        parts[2].attached = 1;
+        parts[2].parent = 1;
+        parts[2].attach_index = tag_index(upper, "tag_head");
+        iq_gltf_range legs[3] = {{0, 0}, {0, 0}, {0, 0}}, torso[3] = {{0, 0}, {0, 0}, {0, 0}}, both[3] = {{0, 30}, {0, 30}, {0, 0}};
+        legs[0] = (iq_gltf_range){lower->frame_count - 120, 120};
+        torso[1] = (iq_gltf_range){upper->frame_count - 100, 100};
+        iq_gltf_clip clips[3] = {{"LEGS_RUN", 20, 1, legs}, {"TORSO_STAND", 0, 1, torso}, {"BOTH_DEATH1", 25, 0, both}};
+        iq_gltf_scene scene = {0};
+        scene.parts = parts;
+        scene.part_count = 3;
+        scene.clips = clips;
+        scene.clip_count = 3;
+        scene.max_morph_targets = 40;
+        size_t n;
+        iq_error err;
+        uint8_t *b = iq_write_glb(&scene, &n, &err);
+        CHECK(b != NULL, "player: %s", err.message);
+        glb g;
+        if (b && glb_open(&g, b, n, "player")) {
+            save("sarge_player.glb", b, n);
+            check_accessors(&g, "player");
+            int lower_node = find_node(&g, "lower"), upper_node = find_node(&g, "upper"), head_node = find_node(&g, "head");
+            int *par = parents(&g);
+            CHECK(lower_node > 0 && par[lower_node] == 0, "lower hangs from the root");
+            CHECK(upper_node > 0 && par[upper_node] >= 0 && jis(&g.j, jget(&g.j, gsec(&g, "nodes", par[upper_node]), "name"), "tag_torso") &&
+                      par[par[upper_node]] == lower_node, "upper hangs from lower's tag_torso");
+            CHECK(head_node > 0 && par[head_node] >= 0 && jis(&g.j, jget(&g.j, gsec(&g, "nodes", par[head_node]), "name"), "tag_head") &&
+                      par[par[head_node]] == upper_node, "head hangs from upper's tag_head");
+            check_md3(&g, lower, 0, legs[0].first_frame, legs[0].frame_count, 20, lower_node, 40, "player LEGS_RUN lower");
+            check_md3(&g, upper, 1, torso[1].first_frame, torso[1].frame_count, IQ_MD3_DEFAULT_FRAMERATE, upper_node, 40, "player TORSO_STAND upper");
+            check_md3(&g, lower, 2, 0, 30, 25, lower_node, 40, "player BOTH_DEATH1 lower");
+            check_md3(&g, upper, 2, 0, 30, 25, upper_node, 40, "player BOTH_DEATH1 upper");
+            /* a legs clip drives nothing above the legs */
+            int anim = gsec(&g, "animations", 0), ch = jget(&g.j, anim, "channels"), strays = 0;
+            for (int c = 0; c < g.j.nodes[ch].count; c++) {
+                int node = gint(&g, jget(&g.j, jat(&g.j, ch, c), "target"), "node");
+                while (node > 0 && node != lower_node && node != upper_node) node = par[node];
+                strays += node != lower_node;
+            }
+            CHECK(strays == 0, "LEGS_RUN: %d channels outside lower", strays);
+            free(par);
+            glb_close(&g);
+        }
+        free(b);
+        /* an attachment to a tag the parent does not have */
+        parts[2].attach_index = upper->tag_count;
+        CHECK(iq_write_glb(&scene, &n, &err) == NULL && err.code == IQ_ERROR_INVALID_ARGUMENT, "attach index out of range");
+        parts[2].attach_index = 0;
+        both[1].frame_count = upper->frame_count + 1;
+        CHECK(iq_write_glb(&scene, &n, &err) == NULL && err.code == IQ_ERROR_INVALID_ARGUMENT, "clip range out of range");
+    }
+    iq_free(lower);
+    iq_free(upper);
+    iq_free(head);
 }
 
 static void test_arguments(void) {
@@ -660,5 +753,6 @@ int main(void) {
     test_skeletal_corpus();
     test_guy();
     test_md3_corpus();
+    test_player();
     return iqt_finish("test_gltf");
 }
