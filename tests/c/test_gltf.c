@@ -9,6 +9,7 @@
 #include "check_model.h"
 #include "interquake.h"
 #include "iq_gltf.h"
+#include "glb_check.h"
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,140 +17,9 @@
 #define CORPUS "../shared/corpus/"
 #define SARGE CORPUS "md3/openarena/models/players/sarge/"
 
-/* -- A strict JSON parser into a flat node table */
-typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;
-typedef struct jnode {
-    jtype type;
-    double num;
-    const char *str, *key; /* not terminated: lengths below */
-    size_t str_len, key_len;
-    int first, next, count;
-} jnode;
-typedef struct jdoc { const char *s; size_t n, at; jnode *nodes; int count, cap, ok; } jdoc;
-
-static void jws(jdoc *d) { while (d->at < d->n && strchr(" \t\r\n", d->s[d->at])) d->at++; }
-static int jnew(jdoc *d, jtype t) {
-    if (d->count == d->cap) { d->cap = d->cap ? 2 * d->cap : 1024; d->nodes = realloc(d->nodes, (size_t)d->cap * sizeof *d->nodes); }
-    jnode *n = &d->nodes[d->count];
-    memset(n, 0, sizeof *n);
-    n->type = t;
-    n->first = n->next = -1;
-    return d->count++;
-}
-static int jstring(jdoc *d, const char **s, size_t *len) {
-    if (d->at >= d->n || d->s[d->at] != '"') return 0;
-    size_t start = ++d->at;
-    while (d->at < d->n && d->s[d->at] != '"') {
-        unsigned char c = (unsigned char)d->s[d->at];
-        if (c < 0x20) return 0;
-        if (c == '\\') {
-            d->at++;
-            if (d->at >= d->n || !strchr("\"\\/bfnrtu", d->s[d->at])) return 0;
-        }
-        d->at++;
-    }
-    if (d->at >= d->n) return 0;
-    *s = d->s + start;
-    *len = d->at - start;
-    d->at++;
-    return 1;
-}
-static int jvalue(jdoc *d, int depth);
-static int jcontainer(jdoc *d, int self, char close, int depth) {
-    int last = -1;
-    d->at++;
-    jws(d);
-    if (d->at < d->n && d->s[d->at] == close) { d->at++; return 1; }
-    for (;;) {
-        const char *key = NULL;
-        size_t key_len = 0;
-        jws(d);
-        if (close == '}') {
-            if (!jstring(d, &key, &key_len)) return 0;
-            jws(d);
-            if (d->at >= d->n || d->s[d->at++] != ':') return 0;
-        }
-        int v = jvalue(d, depth + 1);
-        if (v < 0) return 0;
-        d->nodes[v].key = key;
-        d->nodes[v].key_len = key_len;
-        if (last < 0) d->nodes[self].first = v;
-        else d->nodes[last].next = v;
-        last = v;
-        d->nodes[self].count++;
-        jws(d);
-        if (d->at >= d->n) return 0;
-        char c = d->s[d->at++];
-        if (c == close) return 1;
-        if (c != ',') return 0;
-    }
-}
-static int jvalue(jdoc *d, int depth) {
-    jws(d);
-    if (d->at >= d->n || depth > 64) return -1;
-    char c = d->s[d->at];
-    if (c == '{' || c == '[') {
-        int self = jnew(d, c == '{' ? J_OBJ : J_ARR);
-        return jcontainer(d, self, c == '{' ? '}' : ']', depth) ? self : -1;
-    }
-    if (c == '"') {
-        int self = jnew(d, J_STR);
-        return jstring(d, &d->nodes[self].str, &d->nodes[self].str_len) ? self : -1;
-    }
-    static const char *words[] = {"true", "false", "null"};
-    for (int k = 0; k < 3; k++)
-        if (d->n - d->at >= strlen(words[k]) && !strncmp(d->s + d->at, words[k], strlen(words[k]))) {
-            d->at += strlen(words[k]);
-            int self = jnew(d, k == 2 ? J_NULL : J_BOOL);
-            d->nodes[self].num = k == 0;
-            return self;
-        }
-    /* number, JSON grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-    size_t s = d->at;
-    if (d->s[d->at] == '-') d->at++;
-    if (d->at < d->n && d->s[d->at] == '0') d->at++;
-    else if (d->at < d->n && d->s[d->at] >= '1' && d->s[d->at] <= '9') while (d->at < d->n && d->s[d->at] >= '0' && d->s[d->at] <= '9') d->at++;
-    else return -1;
-    if (d->at < d->n && d->s[d->at] == '.') {
-        d->at++;
-        if (!(d->at < d->n && d->s[d->at] >= '0' && d->s[d->at] <= '9')) return -1;
-        while (d->at < d->n && d->s[d->at] >= '0' && d->s[d->at] <= '9') d->at++;
-    }
-    if (d->at < d->n && (d->s[d->at] == 'e' || d->s[d->at] == 'E')) {
-        d->at++;
-        if (d->at < d->n && (d->s[d->at] == '+' || d->s[d->at] == '-')) d->at++;
-        if (!(d->at < d->n && d->s[d->at] >= '0' && d->s[d->at] <= '9')) return -1;
-        while (d->at < d->n && d->s[d->at] >= '0' && d->s[d->at] <= '9') d->at++;
-    }
-    char tmp[64];
-    size_t len = d->at - s < 63 ? d->at - s : 63;
-    memcpy(tmp, d->s + s, len);
-    tmp[len] = 0;
-    int self = jnew(d, J_NUM);
-    d->nodes[self].num = strtod(tmp, NULL);
-    return self;
-}
-static int jget(const jdoc *d, int obj, const char *key) {
-    if (obj < 0 || d->nodes[obj].type != J_OBJ) return -1;
-    for (int c = d->nodes[obj].first; c >= 0; c = d->nodes[c].next)
-        if (d->nodes[c].key_len == strlen(key) && !strncmp(d->nodes[c].key, key, d->nodes[c].key_len)) return c;
-    return -1;
-}
-static int jat(const jdoc *d, int arr, int i) {
-    if (arr < 0 || (d->nodes[arr].type != J_ARR)) return -1;
-    int c = d->nodes[arr].first;
-    while (c >= 0 && i-- > 0) c = d->nodes[c].next;
-    return c;
-}
-static double jnum(const jdoc *d, int v, double fallback) { return v >= 0 && d->nodes[v].type == J_NUM ? d->nodes[v].num : fallback; }
-static int jis(const jdoc *d, int v, const char *s) {
-    return v >= 0 && d->nodes[v].type == J_STR && d->nodes[v].str_len == strlen(s) && !strncmp(d->nodes[v].str, s, d->nodes[v].str_len);
-}
-
 /* -- GLB reading */
 typedef struct glb { jdoc j; const uint8_t *bin; uint32_t bin_len; int root; } glb;
 
-static uint32_t u32le(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
 /* Checks the container; returns 1 with g filled. */
 static int glb_open(glb *g, const uint8_t *b, size_t n, const char *what) {
@@ -408,6 +278,7 @@ static uint8_t *convert(const iq_model *m, const char *name, size_t *n) {
     uint8_t *b = iq_write_glb_model(m, n, &err);
     CHECK(b != NULL, "%s: %s", name, err.message);
     if (b) save(name, b, *n);
+    CHECK(!b || iqt_glb_wellformed(b, *n) == 0, "%s: the fuzzers' GLB check", name);
     return b;
 }
 
