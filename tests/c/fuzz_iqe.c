@@ -6,6 +6,7 @@
  *   ./build.sh fuzz 600          (npm run fuzz runs every harness for 10 minutes) */
 // seeds: ../shared/corpus/iqe tests/fixtures/iqe ../shared/corpus/iqm
 #include "check_model.h"
+#include "glb_check.h"
 #include "interquake.h"
 #include <stdlib.h>
 
@@ -19,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (err.code == IQ_ERROR_NONE) abort();
         return 0;
     }
-    if (check_model(m) || check_evaluate(m)) abort();
+    if (check_model(m) || check_evaluate(m) || iqt_check_glb(m)) abort(); /* the GLB writer too */
     size_t out_size;
     uint8_t *bytes = iq_write_iqm(m, &out_size, &err);
     if (!bytes) abort();

@@ -1,8 +1,9 @@
 /* libFuzzer harness for the loader (every format it reads): on success the
- * model must keep every invariant and survive evaluation.
+ * model must keep every invariant, survive evaluation and write a well-formed GLB.
  *   ./build.sh fuzz 600          (npm run fuzz runs every harness for 10 minutes) */
 // seeds: ../shared/corpus/iqm
 #include "check_model.h"
+#include "glb_check.h"
 #include "interquake.h"
 #include <stdlib.h>
 
@@ -10,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     iq_error err;
     iq_model *m = iq_load_memory(data, size, NULL, &err);
     if (m) {
-        if (check_model(m) || check_evaluate(m)) abort();
+        if (check_model(m) || check_evaluate(m) || iqt_check_glb(m)) abort(); /* the GLB writer too */
         iq_free(m);
     } else if (err.code == IQ_ERROR_NONE) {
         abort();

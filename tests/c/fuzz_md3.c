@@ -4,6 +4,7 @@
  *   ./build.sh fuzz 600 */
 // seeds: ../shared/corpus/md3/assimp ../shared/corpus/md3/openarena/models/players/sarge
 #include "check_model.h"
+#include "glb_check.h"
 #include "interquake.h"
 #include <stdlib.h>
 
@@ -14,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     iq_error err;
     iq_model *m = iq_load_memory(data, size, &opts, &err);
     if (m) {
-        if (check_model(m) || check_evaluate(m)) abort();
+        if (check_model(m) || check_evaluate(m) || iqt_check_glb(m)) abort(); /* the GLB writer too */
         for (uint32_t t = 0; t < m->tag_count; t++) {
             float mat[16];
             if (iq_tag_matrix(m, m->tag_names[t], 0.5f, mat) != 1 || !iqt_all_finite(mat, 16)) abort();
