@@ -16,7 +16,7 @@ static int iqt_all_finite(const float *v, size_t n) {
     return 1;
 }
 
-static int check_model(const iq_model *m) {
+static inline int check_model(const iq_model *m) {
     int bad = 0;
     uint32_t nv = m->vertex_count;
     if (nv && !m->positions) IQT_BAD("vertices without positions");
@@ -94,7 +94,7 @@ static int check_model(const iq_model *m) {
 }
 
 /* Evaluates a few frames and checks the outputs stay finite. */
-static int check_evaluate(iq_model *m) {
+static inline int check_evaluate(iq_model *m) {
     int bad = 0;
     float frames[] = {0.0f, 0.5f, (float)m->frame_count - 1.0f, 1e9f, -5.0f};
     for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {

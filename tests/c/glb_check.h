@@ -181,7 +181,7 @@ static int iqt_glb_wellformed(const uint8_t *b, size_t n) {
 }
 /* Writes m as GLB: well-formed bytes, or only a limit / out_of_memory error.
  * Returns 0 when fine. */
-static int iqt_check_glb(const iq_model *m) {
+static inline int iqt_check_glb(const iq_model *m) {
     size_t n;
     iq_error err;
     uint8_t *b = iq_write_glb_model(m, &n, &err);
