@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { init, InterquakeError } from '../web/interquake.js';
+import { init, InterquakeError } from '../web/interquake.node.js';
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 const SCHEMA = 1; // of every --json document; docs/CLI.md

@@ -1,7 +1,7 @@
 // IQE parse throughput (a benchmark, not a test): generates large IQE files in memory and
 // reports MB/s of the WASM reader (what Node and browser users run), median of several runs.
 //   npm run bench:iqe            (SIZE_MB=60 for a bigger file)
-import { init } from '../web/interquake.js';
+import { init } from '../web/interquake.node.js';
 
 const targetMB = Number(process.env.SIZE_MB || 30);
 

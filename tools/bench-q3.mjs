@@ -2,7 +2,7 @@
 // opening a pk3 (directory in C), reading every entry (fflate + CRC-32), loadPlayer from
 // loose files and from the pk3, and pose(). Medians of repeated runs; timing only, no asserts.
 import { performance } from 'node:perf_hooks';
-import { init } from '../web/interquake.js';
+import { init } from '../web/interquake.node.js';
 import { gameFiles, relativeFiles, sargePk3 } from '../tests/js/lib/q3-corpus.mjs';
 
 const iq = await init();

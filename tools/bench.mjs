@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { init } from '../web/interquake.js';
+import { init } from '../web/interquake.node.js';
 import { buildIQM } from '../tests/js/lib/iqm-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

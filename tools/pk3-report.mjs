@@ -4,7 +4,7 @@
 // unresolved textures, animations outside their MD3 and other warnings are listed.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { init } from '../web/interquake.js';
+import { init } from '../web/interquake.node.js';
 
 const [path, flag] = process.argv.slice(2);
 if (!path) {

@@ -1,4 +1,4 @@
-// interquake: the JS API over the WASM core (the npm entry point).
+// interquake: the JS API over the WASM core (the npm entry point for browsers and bundlers).
 //
 // The WASM module is a standalone reactor with one import, so web/core/wasm.js is its whole
 // loader: no Emscripten glue. Model data stays in the WASM heap; getters hand out typed-array
@@ -6,44 +6,20 @@
 // `model.positions` is always live. Keep a `.slice()` if you need a copy that outlives the model.
 //
 // Layers (web/): core/ (the WASM boundary, models, the library), quake3/ (archives, players),
-// viewer/ (the <interquake-viewer> element).
+// viewer/ (the <interquake-viewer> element). Node takes web/interquake.node.js (the `node`
+// export condition), which adds file reading; web/interquake-embedded.js carries the WASM inside.
 
-import { instantiate, simdSupported, InterquakeError } from './core/wasm.js';
-import { Interquake } from './core/library.js';
-import { Model, Instance } from './core/model.js';
-
-let initPromise = null;
+import { makeInit } from './core/entry.js';
 
 /**
- * Frames per second used when neither the options nor the file give a framerate (IQM framerate 0).
- * The C owns the number (IQ_DEFAULT_FRAMERATE); it is set by the first init().
- */
-export let DEFAULT_FRAMERATE; // eslint-disable-line import/no-mutable-exports
-
-/**
- * Compiles and instantiates the WASM once; later calls resolve to the same library.
+ * Compiles and instantiates the WASM; later calls resolve to the same library (docs: init()).
  * options.wasm: bytes (ArrayBuffer / typed array), a WebAssembly.Module, a Response, or a URL.
  * options.simd: false loads the baseline build even where WASM SIMD works (the default picks
  * interquake.wasm, built with SIMD, when the engine supports it, else interquake-baseline.wasm).
+ * Both URLs are literal `new URL(..., import.meta.url)`: bundlers copy both files and rewrite them.
  */
-export function init(options = {}) {
-  if (!initPromise) {
-    const simd = options.simd !== false && simdSupported();
-    // A URL string is taken relative to this file, as the default is.
-    const given = typeof options.wasm === 'string' ? new URL(options.wasm, import.meta.url) : options.wasm;
-    const wasm = given ?? new URL(simd ? './interquake.wasm' : './interquake-baseline.wasm', import.meta.url);
-    initPromise = instantiate(wasm).then((w) => {
-      const library = new Interquake(w);
-      /** true: the SIMD build; false: the baseline build; undefined: a WASM passed to init(). */
-      library.simd = options.wasm ? undefined : simd;
-      DEFAULT_FRAMERATE = library.defaultFramerate;
-      return library;
-    }).catch((err) => {
-      initPromise = null; // let a later call retry (for example with options.wasm)
-      throw err;
-    });
-  }
-  return initPromise;
-}
+export const init = makeInit((simd) => (simd
+  ? new URL('./interquake.wasm', import.meta.url)
+  : new URL('./interquake-baseline.wasm', import.meta.url)));
 
-export { InterquakeError, simdSupported, Interquake, Model, Instance };
+export { InterquakeError, simdSupported, Interquake, Model, Instance, DEFAULT_FRAMERATE } from './core/entry.js';

@@ -4,7 +4,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { openBrowser } from './lib/browser.mjs';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 
 let browser;
 before(async () => { browser = await openBrowser(); });

@@ -3,7 +3,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { openBrowser } from './lib/browser.mjs';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 
 const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
 let browser;

@@ -3,7 +3,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './lib/browser.mjs';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 import { relativeFiles } from '../js/lib/q3-corpus.mjs';
 
 let browser;

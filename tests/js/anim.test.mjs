@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, DEFAULT_FRAMERATE } from '../../web/interquake.js';
+import { init, DEFAULT_FRAMERATE } from 'interquake';
 import { buildIQM } from './lib/iqm-build.mjs';
 import { parseIQM, skinPose } from './lib/iqm-reference.mjs';
 import { playhead, samplePlay, samplePose, jointWorld, toColumnMajor, nlerp, autoRotation } from './lib/anim-reference.mjs';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { init, InterquakeError } from '../../web/interquake.js';
+import { init, InterquakeError } from 'interquake';
 
 const iq = await init();
 const web = new URL('../../web/', import.meta.url);

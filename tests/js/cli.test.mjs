@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 import { buildMD3, quadSurface } from './lib/md3-build.mjs';
 import { buildZip } from './lib/zip-build.mjs';
 

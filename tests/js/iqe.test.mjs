@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { init, InterquakeError } from '../../web/interquake.js';
+import { init, InterquakeError } from 'interquake';
 
 const corpus = new URL('../../../shared/corpus/iqe/unvanquished/', import.meta.url);
 const fixtures = new URL('../fixtures/iqe/', import.meta.url);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 import { buildIQM, fieldOffset, patchU32, patchI32, patchF32, readU32 } from './lib/iqm-build.mjs';
 
 const iq = await init();

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, InterquakeError } from '../../web/interquake.js';
+import { init, InterquakeError } from 'interquake';
 import { buildIQM, FORMATS } from './lib/iqm-build.mjs';
 import { parseIQM, readComponent, skin } from './lib/iqm-reference.mjs';
 import { assertNear as close } from './lib/assert-near.mjs';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 import { buildMD3, quadSurface, packNormal, patchI32, patchF32, HEADER, SURFACE } from './lib/md3-build.mjs';
 import { readMD3, referenceTagMatrix } from './lib/md3-read.mjs';
 import { parseIQM, sampleFrame, worldMatrices } from './lib/iqm-reference.mjs';

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { init, InterquakeError } from '../../web/interquake.js';
+import { init, InterquakeError } from 'interquake';
 import { buildZip } from './lib/zip-build.mjs';
 import { gameFiles, sargePk3, SARGE } from './lib/q3-corpus.mjs';
 

@@ -4,7 +4,7 @@
 // shader names resolved by extension, and an IQM player whose tags are joints.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 import { buildMD3 } from './lib/md3-build.mjs';
 import { buildIQM } from './lib/iqm-build.mjs';
 

@@ -4,7 +4,7 @@
 // simulation of cgame's CG_RunLerpFrame written here from formats.md section 2.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { init, InterquakeError } from '../../web/interquake.js';
+import { init, InterquakeError } from 'interquake';
 import { gameFiles, relativeFiles, sargePk3, SARGE, GRISM } from './lib/q3-corpus.mjs';
 import { readMd3Tags, tagMatrix4, mul4, apply4 } from './lib/md3-tags.mjs';
 

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 import { buildTGA, fiveBit } from './lib/tga-build.mjs';
 import { referenceDecodeTGA } from './lib/tga-reference.mjs';
 

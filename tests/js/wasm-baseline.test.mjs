@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { init, simdSupported } from '../../web/interquake.js';
+import { init, simdSupported } from 'interquake';
 import { parseIQM, skin } from './lib/iqm-reference.mjs';
 
 const bytes = new Uint8Array(readFileSync(new URL('../../../shared/corpus/iqm/mrfixit/mrfixit.iqm', import.meta.url)));

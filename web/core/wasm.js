@@ -308,31 +308,90 @@ export const simdSupported = () => {
   try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
 };
 
-async function wasmSource(wasm) {
-  if (wasm instanceof WebAssembly.Module || wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) return wasm;
-  if (typeof Response !== 'undefined' && wasm instanceof Response) return new Uint8Array(await wasm.arrayBuffer());
-  const url = new URL(String(wasm), import.meta.url);
-  if (url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return readFile(url);
+// How file: URLs are read: set by the Node entry (web/interquake.node.js), so that browser
+// builds never see a node: import.
+let fileReader = null;
+/** Lets init() read file: URLs (the Node entry passes fs.readFile). */
+export function setFileReader(read) { fileReader = read; }
+
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
+
+// What a response that is not WebAssembly holds, for the error message.
+function describeBody(bytes, contentType) {
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 64)).replace(/\s+/g, ' ').trim();
+  const html = /^<(!doctype|html|head|body)/i.test(head);
+  const type = contentType ? `${contentType}, ` : '';
+  return `${html ? 'an HTML page' : 'not WebAssembly'} (${type}${bytes.length} bytes, starting "${head.slice(0, 40)}")`;
+}
+
+function unavailable(url, what) {
+  return new InterquakeError('wasm_unavailable', `interquake.wasm from ${url}: ${what}`);
+}
+
+// The bytes behind a URL or Response, checked to be WebAssembly before anything compiles them.
+async function responseBytes(response, url) {
+  if (!response.ok) {
+    const type = response.headers?.get?.('content-type');
+    throw unavailable(url, `HTTP ${response.status}${type ? ` (${type})` : ''}`);
   }
-  const response = await fetch(url);
-  if (!response.ok) throw new InterquakeError('wasm_unavailable', `could not fetch ${url}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) {
+    throw unavailable(url, `${describeBody(bytes, response.headers?.get?.('content-type'))}; serve the .wasm next to the JS, or pass init({ wasm })`);
+  }
+  return bytes;
+}
+
+async function wasmSource(wasm) {
+  if (wasm instanceof WebAssembly.Module) return { source: wasm, url: 'the WebAssembly.Module given' };
+  if (wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) {
+    const bytes = wasm instanceof ArrayBuffer ? new Uint8Array(wasm) : new Uint8Array(wasm.buffer, wasm.byteOffset, wasm.byteLength);
+    if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) throw unavailable('the bytes given', describeBody(bytes));
+    return { source: bytes, url: 'the bytes given' };
+  }
+  if (typeof Response !== 'undefined' && wasm instanceof Response) {
+    return { source: await responseBytes(wasm, wasm.url || 'the Response given'), url: wasm.url || 'the Response given' };
+  }
+  const url = wasm instanceof URL ? wasm : new URL(String(wasm), globalThis.location?.href);
+  if (url.protocol === 'file:') {
+    if (!fileReader) {
+      throw unavailable(url, "a file: URL needs Node's file system: import 'interquake' (its Node entry), or pass init({ wasm: bytes })");
+    }
+    let bytes;
+    try {
+      bytes = new Uint8Array(await fileReader(url));
+    } catch (err) {
+      throw unavailable(url, `cannot be read (${err.code || err.message})`);
+    }
+    if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) throw unavailable(url, describeBody(bytes));
+    return { source: bytes, url };
+  }
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    throw unavailable(url, `the fetch failed (${err.message})`);
+  }
+  return { source: await responseBytes(response, url), url };
 }
 
 /** Fetches (or takes), compiles and instantiates the WASM; resolves to a Wasm. */
 export async function instantiate(wasm) {
-  const source = await wasmSource(wasm);
+  const { source, url } = await wasmSource(wasm);
   const imports = {
     // The heap grew: views are rebuilt lazily on the next access.
     env: { emscripten_notify_memory_growth() {} },
   };
-  const result = await WebAssembly.instantiate(source, imports);
+  let result;
+  try {
+    result = await WebAssembly.instantiate(source, imports);
+  } catch (err) {
+    const size = source.byteLength !== undefined ? ` (${source.byteLength} bytes)` : '';
+    throw unavailable(url, `not a complete, valid WebAssembly module${size}: ${err.message}`);
+  }
   const instance = result.instance || result;
   const exports = instance.exports;
   if (typeof exports.iq_wasm_layout !== 'function') {
-    throw new InterquakeError('wasm_mismatch', 'the WASM has no layout table: it is not this version of interquake.wasm; rebuild both');
+    throw new InterquakeError('wasm_mismatch', `${url} has no layout table: it is not this version of interquake.wasm; rebuild both`);
   }
   exports._initialize();
   return new Wasm(exports);

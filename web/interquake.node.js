@@ -1,0 +1,8 @@
+// The Node entry (package.json's `node` condition): the same API as web/interquake.js, and init()
+// reads the WASM from disk. Only this file imports a node: module, so browser builds never see one.
+import { readFile } from 'node:fs/promises';
+import { setFileReader } from './core/wasm.js';
+
+setFileReader(readFile);
+
+export * from './interquake.js';
