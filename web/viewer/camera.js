@@ -3,6 +3,7 @@
 // drag or shift drag).
 
 import { multiply, perspective, lookAt } from './renderer.js';
+import { sane } from './framing.js';
 
 export const DEG = Math.PI / 180;
 const DEFAULT_FOV = 35;
@@ -22,7 +23,7 @@ export class OrbitCamera {
 
   /** Frames `bounds` ({ min, max }) for a vertical field of view in radians, `orbit` its text. */
   fit(bounds, fov, orbit) {
-    const { min, max } = bounds;
+    const { min, max } = sane(bounds);
     this.target = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
     this.fitRadius = Math.max(Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2, 1e-3);
     this.distance = (this.fitRadius / Math.sin(fov / 2)) * 0.9; // the box's sphere is loose: frame a little tighter

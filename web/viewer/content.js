@@ -4,8 +4,7 @@
 // { format, name, player, models, parts, animations, skins, lods, tags, missingFiles, warnings,
 // bounds, info }; each part is { name, model, geometry, textures, matrix, track, skin, morph }.
 
-import { IDENTITY, placeholderImage, transformPoint } from './renderer.js';
-import { poseContent } from './clock.js';
+import { IDENTITY, placeholderImage } from './renderer.js';
 import { decodeImage, rerootPlayerFiles } from './assets.js';
 import { ViewerError } from './errors.js';
 
@@ -107,7 +106,6 @@ async function buildPlayer(iq, input, options) {
       model: null,
     }));
     await playerTextures(iq, content, player.surfaces, content.missingFiles, content.warnings, options.release);
-    content.bounds = playerBounds(content);
     content.info = summarize(content);
     return content;
   } catch (err) {
@@ -155,23 +153,6 @@ async function playerTextures(iq, content, surfaces, missingFiles, warnings, rel
 }
 
 
-// The assembled player's box at its first pose, for framing.
-function playerBounds(content) {
-  poseContent(content, [], false);
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  for (const part of content.parts) {
-    const b = part.model.bounds;
-    if (!b) continue;
-    for (let i = 0; i < 8; i++) {
-      const p = transformPoint(part.matrix, [i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]]);
-      for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], p[k]); max[k] = Math.max(max[k], p[k]); }
-    }
-  }
-  return Number.isFinite(min[0]) ? { min, max } : { min: [-1, -1, -1], max: [1, 1, 1] };
-}
-
-
 /** Switches a player's textures to skin `name`. */
 export async function applySkin(iq, c, name, release) {
   const resolved = c.player.resolveSkin(name);
@@ -205,32 +186,6 @@ async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings
   }));
 }
 
-
-// The box the model sweeps through in the animations it starts with (each part placed where the
-// pose puts it), so the camera frames a running player's feet, not only its first frame's.
-export function animatedBounds(content, tracks, interpolate) {
-  poseContent(content, tracks, interpolate);
-  const min = [Infinity, Infinity, Infinity];
-  const max = [-Infinity, -Infinity, -Infinity];
-  const add = (m, lo, hi) => {
-    for (let i = 0; i < 8; i++) {
-      const p = transformPoint(m, [i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]]);
-      for (let k = 0; k < 3; k++) { min[k] = Math.min(min[k], p[k]); max[k] = Math.max(max[k], p[k]); }
-    }
-  };
-  for (const part of content.parts) {
-    const model = part.model;
-    const track = tracks.find((t) => t.part === part.track) ?? (content.player ? null : tracks[0]);
-    const animation = track?.animation;
-    const fb = model.frameBounds;
-    if (fb && animation && (!animation.model || animation.model === model)) {
-      const last = Math.min(animation.firstFrame + animation.frameCount, model.frameCount);
-      for (let f = Math.max(animation.firstFrame, 0); f < last; f++) add(part.matrix, fb.subarray(f * 8, f * 8 + 3), fb.subarray(f * 8 + 3, f * 8 + 6));
-    }
-    if (model.bounds) add(part.matrix, model.bounds.min, model.bounds.max);
-  }
-  return Number.isFinite(min[0]) ? { min, max } : null;
-}
 
 export function publicAnimation(a) {
   return {

@@ -7,9 +7,10 @@ import { init } from '../interquake.js';
 import { ATTRIBUTE_NAMES, defineAttributeProperties, setOrRemove } from './attributes.js';
 import { Track, LOOP_MODES, poseContent } from './clock.js';
 import { resolveInput } from './sources.js';
-import { buildContent, applySkin, animatedBounds, disposeContent, publicAnimation, summarize, geometryOf } from './content.js';
+import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf } from './content.js';
 import { OrbitCamera, attachCameraControls, fieldOfView } from './camera.js';
 import { overlayLines } from './overlays.js';
+import { drawnBounds, sane } from './framing.js';
 import { acquireRenderer, releaseRenderer, present } from './context.js';
 import { Ticker } from './ticker.js';
 import { buildControls } from './ui.js';
@@ -366,7 +367,7 @@ export class InterquakeViewerElement extends HTMLElement {
     }
     const frame = this.getAttribute('frame');
     if (frame !== null) for (const track of this._tracks) track.seekFrame(Number(frame) || 0);
-    content.bounds = animatedBounds(content, this._tracks, this.interpolate) ?? content.bounds;
+    content.bounds = sane(drawnBounds(content, this._tracks));
     this._fitCamera(content.bounds);
     this._paused = true;
     this._ui?.update(true);

@@ -3,6 +3,7 @@
 // the model, 'top' ones are not.
 
 import { multiply, transformPoint } from './renderer.js';
+import { sane } from './framing.js';
 
 /** { depth, top }: Float32Arrays of segments (or null) for the flags in `show`. */
 export function overlayLines(content, show, camera) {
@@ -31,7 +32,8 @@ export function overlayLines(content, show, camera) {
       const fb = model.frameBounds;
       const f = part.frames?.a ?? 0;
       const box = fb && f < model.frameCount ? { min: fb.subarray(f * 8, f * 8 + 3), max: fb.subarray(f * 8 + 3, f * 8 + 6) } : model.bounds;
-      if (box) boxLines(box, m, (p, q) => seg(top, p, q, [0.95, 0.8, 0.2]));
+      // The file's own box, as stored; one that is not finite or absurd (real MD3s have 1e27) is not drawn.
+      if (box && sane(box) === box) boxLines(box, m, (p, q) => seg(top, p, q, [0.95, 0.8, 0.2]));
     }
     if (show.has('skeleton') && model.joints.length) {
       const world = part.skin ? model.worldMatrices : null;
