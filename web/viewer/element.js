@@ -55,9 +55,18 @@ export class InterquakeViewerElement extends HTMLElement {
     this._invalidate();
   }
 
+  // Leaving the page releases everything: the model (WASM memory), its GPU buffers and textures,
+  // and the WebGL context (an own one is freed, the shared one forgets this element). A load still
+  // under way is dropped. Put back, the element loads `src` again.
   disconnectedCallback() {
     this._resizeObserver?.disconnect();
     this._ticker.disconnect();
+    this._loadTicket++;
+    this._loading = null;
+    this._paused = true;
+    this._disposeContent();
+    releaseRenderer(this, this._renderer, this._bitmap);
+    this._renderer = null;
   }
 
   attributeChangedCallback(name, oldValue, value) {
