@@ -7,6 +7,7 @@
 
 export const ATTRIBUTES = [
   { name: 'src', type: 'string' },
+  { name: 'model', type: 'string' },
   { name: 'skin', type: 'string' },
   { name: 'lod', type: 'number', default: 0 },
   { name: 'animation-name', type: 'string' },

@@ -18,7 +18,7 @@ export const PLACEHOLDER = placeholderImage();
  * release(texture) } (release frees a texture a skin change no longer uses).
  */
 export async function buildContent(iq, input, options) {
-  if (input.player) return buildPlayer(iq, input, options);
+  if (input.player != null) return buildPlayer(iq, input, options);
   const { main, files } = input;
   if (main.kind === 'unknown') {
     throw new ViewerError('unknown_format', `${main.path}: not an IQM, IQE or MD3 model (unrecognised first bytes)`, main.path);
@@ -27,6 +27,7 @@ export async function buildContent(iq, input, options) {
   try {
     const missingFiles = [];
     const warnings = model.warnings.map((w) => ({ ...w, file: main.path }));
+    attachAnimationFiles(iq, model, input.animationFiles ?? [], warnings);
     const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings);
     const part = {
       name: main.path, model, geometry: geometryOf(model), textures, matrix: IDENTITY, track: 'both',
@@ -42,7 +43,7 @@ export async function buildContent(iq, input, options) {
         framerate: model.format === 'md3' ? MD3_FRAMERATE : DEFAULT_FRAMERATE, loop: true, model }];
     }
     const content = {
-      format: model.format, name: main.path, player: null, models: [model], parts: [part], animations,
+      format: model.format, name: main.path, player: null, choices: input.models ?? [main.path], models: [model], parts: [part], animations,
       skins: [], lods: [], tags: model.tags ? [...model.tags] : [], missingFiles, warnings,
       bounds: model.bounds ?? { min: [-1, -1, -1], max: [1, 1, 1] },
     };
@@ -54,6 +55,22 @@ export async function buildContent(iq, input, options) {
   }
 }
 
+
+// Animation-only files beside the mesh (Cube 2's Frankie_Blink.iqm, Red Eclipse's idle.iqm) add
+// their animations when their skeleton fits; one that does not is skipped with a warning.
+function attachAnimationFiles(iq, model, files, warnings) {
+  for (const file of files) {
+    let source = null;
+    try {
+      source = iq.load(file.bytes, { name: file.path });
+      model.attachAnimations(source);
+    } catch (err) {
+      warnings.push({ code: err.code || 'skeleton_mismatch', message: `${file.path}: not attached (${err.message})`, file: file.path });
+    } finally {
+      source?.dispose();
+    }
+  }
+}
 
 // A Quake 3 player: lower, upper and head MD3s placed by their tags every frame (iq.loadPlayer),
 // legs and torso animated separately, textures from the chosen skin.
@@ -88,7 +105,7 @@ async function buildPlayer(iq, input, options) {
   }
   try {
     const content = {
-      format: 'md3', name: folder.split('/').pop() || 'player', player, playerSource: source, playerFolder: folder,
+      format: 'md3', name: folder.split('/').pop() || 'player', player, choices: input.models ?? [folder], playerSource: source, playerFolder: folder,
       models: [], parts: [], animations: [], skins: [...player.skins], lods: [...player.lods], tags: [],
       missingFiles: [...player.missingFiles], warnings: [...player.warnings], skin: player.skin ?? skin,
     };

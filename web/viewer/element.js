@@ -102,6 +102,9 @@ export class InterquakeViewerElement extends HTMLElement {
       case 'controls':
         this._applyControls();
         break;
+      case 'model':
+        if (this._source != null && this.isConnected) this.load(this._source, { ...this._sourceOptions, model: value }).catch(() => {});
+        break;
       default:
         this._invalidate();
     }
@@ -136,6 +139,8 @@ export class InterquakeViewerElement extends HTMLElement {
   get format() { return this._content?.format ?? null; }
   get info() { return this._content?.info ?? null; }
   get availableAnimations() { return this._content ? this._content.animations.map(publicAnimation) : []; }
+  /** What `model` (or load()'s options.model) can pick among: players' folders and meshes. */
+  get availableModels() { return this._content?.choices ?? []; }
   get availableSkins() { return this._content?.skins ?? []; }
   get availableLods() { return this._content?.lods ?? []; }
   get tags() { return this._content?.tags ?? []; }
@@ -160,6 +165,8 @@ export class InterquakeViewerElement extends HTMLElement {
    */
   load(source, options = {}) {
     const ticket = ++this._loadTicket;
+    this._source = source; // the `model` attribute picks again from the same source
+    this._sourceOptions = options;
     const job = this._load(source, options, ticket);
     this._loading = job;
     job.finally(() => { if (this._loading === job) this._loading = null; }).catch(() => {});
@@ -315,7 +322,8 @@ export class InterquakeViewerElement extends HTMLElement {
       if (this._rendererError) throw this._rendererError;
       const iq = await this._library();
       const onProgress = (p) => { this._progress(p * 0.9); this._emit('progress', { totalProgress: p * 0.9 }); };
-      const input = await resolveInput(this, iq, source, options, onProgress);
+      const model = options.model ?? this.getAttribute('model');
+      const input = await resolveInput(this, iq, source, { ...options, model }, onProgress);
       if (ticket !== this._loadTicket) return;
       const content = await buildContent(iq, input, this._buildOptions(options));
       if (ticket !== this._loadTicket) { disposeContent(content, this._renderer); return; }
@@ -349,7 +357,8 @@ export class InterquakeViewerElement extends HTMLElement {
     if (!c?.player) return;
     const iq = await this._library();
     const state = this._tracks.map((t) => ({ part: t.part, animation: t.animation?.name, time: t.time }));
-    const content = await buildContent(iq, { archive: c.playerSource, player: c.playerFolder, files: null }, this._buildOptions());
+    const input = { archive: c.playerSource, player: c.playerFolder, files: null, models: c.choices };
+    const content = await buildContent(iq, input, this._buildOptions());
     this._setContent(content);
     for (const s of state) {
       const track = this._trackFor(s.part);
