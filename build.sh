@@ -94,11 +94,14 @@ build_demo() {
   fi
 }
 
+# The element's modules as a page loads them unbundled: web/*.js and web/viewer/*.js.
+viewer_modules() { find web -maxdepth 2 -name '*.js' ! -name '*.min.js' ! -path 'web/demo/*' | sort; }
+
 # The element as one minified file (web/interquake-viewer.min.js: the element, renderer, UI and JS
 # API bundled by esbuild; it loads interquake.wasm from beside itself). Needs the npm packages.
 build_viewer_bundle() {
   local out=web/interquake-viewer.min.js
-  mapfile -t modules < <(ls web/*.js | grep -v '\.min\.js$')
+  mapfile -t modules < <(viewer_modules)
   if ! stale "$out" "${modules[@]}" build.sh; then return 0; fi
   if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
   log "esbuild -> $out"
@@ -186,7 +189,7 @@ size_report() {
   # minified bundle; plus the WASM.
   build_viewer_bundle
   local raw=0 gz=0
-  mapfile -t modules < <(ls web/*.js | grep -v '\.min\.js$')
+  mapfile -t modules < <(viewer_modules)
   for f in "${modules[@]}" web/interquake.wasm; do
     raw=$((raw + $(wc -c < "$f"))); gz=$((gz + $(gzip -9c "$f" | wc -c)))
   done

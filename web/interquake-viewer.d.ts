@@ -62,6 +62,8 @@ export interface ViewerEventMap {
 export class InterquakeViewerElement extends HTMLElement {
   // attributes as properties
   src: string | null;
+  /** Which model of a multi-model source to open (one of availableModels). */
+  model: string | null;
   skin: string | null;
   lod: number;
   animationName: string | null;
@@ -82,6 +84,8 @@ export class InterquakeViewerElement extends HTMLElement {
   readonly loaded: boolean;
   readonly format: 'iqm' | 'iqe' | 'md3' | null;
   readonly info: ViewerInfo | null;
+  /** Players' folders and meshes of the loaded source (animation-only files are attached, not listed). */
+  readonly availableModels: string[];
   readonly availableAnimations: ViewerAnimation[];
   readonly availableSkins: string[];
   readonly availableLods: number[];
@@ -94,7 +98,7 @@ export class InterquakeViewerElement extends HTMLElement {
   currentTime: number;
   currentFrame: number;
 
-  load(source: ViewerSource, options?: { format?: 'auto' | 'iqm' | 'iqe' | 'md3'; name?: string }): Promise<void>;
+  load(source: ViewerSource, options?: { format?: 'auto' | 'iqm' | 'iqe' | 'md3'; name?: string; model?: string }): Promise<void>;
   play(options?: { repetitions?: number; pingpong?: boolean }): void;
   pause(): void;
   seek(seconds: number): void;

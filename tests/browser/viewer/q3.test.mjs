@@ -2,9 +2,9 @@
 // Chromium, checked by pixels after the deterministic renderFrame() hook.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './lib/browser.mjs';
-import { elementPage, installPixelTools, waitLoaded } from './lib/viewer.mjs';
-import { gameFiles, sargePk3 } from '../js/lib/q3-corpus.mjs';
+import { openBrowser } from '../lib/browser.mjs';
+import { elementPage, installPixelTools, waitLoaded } from '../lib/viewer.mjs';
+import { gameFiles, sargePk3 } from '../../js/lib/q3-corpus.mjs';
 
 let browser;
 before(async () => { browser = await openBrowser(); });

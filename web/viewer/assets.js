@@ -7,14 +7,13 @@
 // matches (models/players/sarge/band.tga finds sarge/band.tga or band.tga). Textures also try the
 // other extensions a game would (.tga, .jpg, .png).
 
+import { pathKey } from '../archive.js';
+
+// The library keeps its extension lists private (web/archive.js, web/quake3.js); until it exports
+// them, these are the viewer's only copies.
 export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
 export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
 const IMAGE_EXTENSIONS = ['tga', 'png', 'jpg', 'jpeg'];
-
-/** Lower case, forward slashes, no leading ./ or /. */
-export function normalizePath(path) {
-  return String(path).replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '').toLowerCase();
-}
 
 export const extensionOf = (path) => {
   const m = /\.([a-z0-9]+)$/i.exec(path);
@@ -46,7 +45,7 @@ export class FileSet {
     const entries = new Map();
     for (const file of files) {
       const name = file.relativePath || file.webkitRelativePath || file.name;
-      entries.set(normalizePath(name), { name, read: async () => new Uint8Array(await file.arrayBuffer()) });
+      entries.set(pathKey(name), { name, read: async () => new Uint8Array(await file.arrayBuffer()) });
     }
     return new FileSet(entries);
   }
@@ -55,7 +54,7 @@ export class FileSet {
   static fromObject(object) {
     const entries = new Map();
     for (const [name, value] of Object.entries(object)) {
-      entries.set(normalizePath(name), { name, read: () => toBytes(value) });
+      entries.set(pathKey(name), { name, read: () => toBytes(value) });
     }
     return new FileSet(entries);
   }
@@ -79,7 +78,7 @@ export class FileSet {
 
   /** The entry for `path` by exact or longest-tail match, or null. */
   find(path) {
-    const wanted = normalizePath(path);
+    const wanted = pathKey(path);
     if (this.entries.has(wanted)) return wanted;
     const parts = wanted.split('/');
     for (let skip = 0; skip < parts.length; skip++) {
@@ -93,7 +92,7 @@ export class FileSet {
 
   /** Bytes of `path`, or null when it cannot be found. `relativeTo`: the model's own path. */
   async read(path, relativeTo = '') {
-    const key = this.find(path) ?? (relativeTo ? this.find(dirOf(normalizePath(relativeTo)) + normalizePath(path)) : null);
+    const key = this.find(path) ?? (relativeTo ? this.find(dirOf(pathKey(relativeTo)) + pathKey(path)) : null);
     if (key) return this.entries.get(key).read();
     if (!this.baseUrl) return null;
     // URL mode: the path from the game's root, next to the model, then its file name alone.

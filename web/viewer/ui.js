@@ -2,7 +2,7 @@
 // They only call the element's public methods and read its public state, so they double as a
 // check that the public API is enough to build a full viewer.
 
-import { LOOP_MODES } from './viewer-playback.js';
+import { LOOP_MODES } from './clock.js';
 
 const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
 const SPEEDS = [0.1, 0.25, 0.5, 1, 1.5, 2, 4];

@@ -2,8 +2,8 @@
 // after the deterministic renderFrame() hook.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './lib/browser.mjs';
-import { elementPage, installPixelTools, waitLoaded } from './lib/viewer.mjs';
+import { openBrowser } from '../lib/browser.mjs';
+import { elementPage, installPixelTools, waitLoaded } from '../lib/viewer.mjs';
 
 let browser;
 before(async () => { browser = await openBrowser(); });

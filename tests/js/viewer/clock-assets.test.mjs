@@ -1,9 +1,10 @@
-// The viewer's playback clock (web/viewer-playback.js) and file resolution (web/viewer-assets.js):
+// The viewer's playback clock (web/viewer/clock.js) and file resolution (web/viewer/assets.js):
 // plain JS, so they are checked here in Node with answers worked out by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Track, framesOf } from '../../web/viewer-playback.js';
-import { FileSet, normalizePath, rerootPlayerFiles, sniff } from '../../web/viewer-assets.js';
+import { Track, framesOf } from '../../../web/viewer/clock.js';
+import { FileSet, rerootPlayerFiles, sniff } from '../../../web/viewer/assets.js';
+import { pathKey } from '../../../web/archive.js';
 
 // 10 frames at 10 fps, starting at global frame 100.
 const anim = { name: 'run', index: 0, firstFrame: 100, frameCount: 10, framerate: 10, loop: true };
@@ -95,7 +96,7 @@ test('file sets find Quake paths case-insensitively, with backslashes, by their 
     'models/players/sarge/lower.md3': bytes('lower'),
     'textures/skin.jpg': bytes('jpg'),
   });
-  assert.equal(normalizePath('.\\Models\\Players\\x.TGA'), 'models/players/x.tga');
+  assert.equal(pathKey('.\\Models\\Players\\x.TGA'), 'models/players/x.tga');
   assert.equal(files.find('models\\players\\sarge\\band.tga'), 'sarge/band.tga');
   assert.equal(files.find('MODELS/PLAYERS/SARGE/LOWER.MD3'), 'models/players/sarge/lower.md3');
   assert.equal(files.find('other/none.tga'), null);

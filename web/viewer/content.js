@@ -1,0 +1,265 @@
+// What the element shows, built from the resolved input (sources.js): one model, or a Quake 3
+// player assembled by the library (iq.loadPlayer), with CPU copies of the geometry, textures per
+// mesh, the animations as the clock plays them, and the report the info panel shows. A content is
+// { format, name, player, models, parts, animations, skins, lods, tags, missingFiles, warnings,
+// bounds, info }; each part is { name, model, geometry, textures, matrix, track, skin, morph }.
+
+import { IDENTITY, placeholderImage } from './renderer.js';
+import { decodeImage, rerootPlayerFiles } from './assets.js';
+import { ViewerError } from './errors.js';
+
+const DEFAULT_FRAMERATE = 24;   // IQM/IQE animations that give none (the IQM SDK's default)
+const MD3_FRAMERATE = 15;       // MD3 files without animation.cfg: a lively default
+const MAX_DROPPED_BYTES = 512 << 20; // a player assembled from dropped files is read into memory whole
+export const PLACEHOLDER = placeholderImage();
+
+/**
+ * Parses the model(s) and prepares everything drawing needs. options: { format, skin, lod,
+ * release(texture) } (release frees a texture a skin change no longer uses).
+ */
+export async function buildContent(iq, input, options) {
+  if (input.player != null) return buildPlayer(iq, input, options);
+  const { main, files } = input;
+  if (main.kind === 'unknown') {
+    throw new ViewerError('unknown_format', `${main.path}: not an IQM, IQE or MD3 model (unrecognised first bytes)`, main.path);
+  }
+  const model = iq.load(main.bytes, { name: main.path, format: options.format || 'auto' });
+  try {
+    const missingFiles = [];
+    const warnings = model.warnings.map((w) => ({ ...w, file: main.path }));
+    attachAnimationFiles(iq, model, input.animationFiles ?? [], warnings);
+    const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings);
+    const part = {
+      name: main.path, model, geometry: geometryOf(model), textures, matrix: IDENTITY, track: 'both',
+      skin: null, morph: null,
+    };
+    let animations = model.animations.map((a, index) => ({
+      name: a.name, part: 'both', index, firstFrame: a.firstFrame, frameCount: a.frameCount,
+      framerate: a.framerate > 0 ? a.framerate : DEFAULT_FRAMERATE, loop: a.loop, model,
+    })).filter((a) => a.frameCount > 0);
+    if (!animations.length && model.frameCount > 1) {
+      // Frames without named animations (most single MD3s): one animation over all of them.
+      animations = [{ name: 'all frames', part: 'both', index: -1, firstFrame: 0, frameCount: model.frameCount,
+        framerate: model.format === 'md3' ? MD3_FRAMERATE : DEFAULT_FRAMERATE, loop: true, model }];
+    }
+    const content = {
+      format: model.format, name: main.path, player: null, choices: input.models ?? [main.path], models: [model], parts: [part], animations,
+      skins: [], lods: [], tags: model.tags ? [...model.tags] : [], missingFiles, warnings,
+      bounds: model.bounds ?? { min: [-1, -1, -1], max: [1, 1, 1] },
+    };
+    content.info = summarize(content);
+    return content;
+  } catch (err) {
+    model.dispose();
+    throw err;
+  }
+}
+
+
+// Animation-only files beside the mesh (Cube 2's Frankie_Blink.iqm, Red Eclipse's idle.iqm) add
+// their animations when their skeleton fits; one that does not is skipped with a warning.
+function attachAnimationFiles(iq, model, files, warnings) {
+  for (const file of files) {
+    let source = null;
+    try {
+      source = iq.load(file.bytes, { name: file.path });
+      model.attachAnimations(source);
+    } catch (err) {
+      warnings.push({ code: err.code || 'skeleton_mismatch', message: `${file.path}: not attached (${err.message})`, file: file.path });
+    } finally {
+      source?.dispose();
+    }
+  }
+}
+
+// A Quake 3 player: lower, upper and head MD3s placed by their tags every frame (iq.loadPlayer),
+// legs and torso animated separately, textures from the chosen skin.
+async function buildPlayer(iq, input, options) {
+  if (typeof iq.loadPlayer !== 'function') {
+    throw new ViewerError('unsupported', 'this build of interquake cannot assemble Quake 3 players (lower/upper/head.md3)');
+  }
+  // loadPlayer reads synchronously: give it the archive, or every dropped file's bytes.
+  let source = input.archive;
+  if (!source) {
+    source = new Map();
+    let total = 0;
+    // Skins name game paths (models/players/grism/red.tga): a folder dropped from below the game's
+    // root (players/sarge/..., or sarge/...) is re-rooted so those paths resolve.
+    const reroot = rerootPlayerFiles(input.player);
+    for (const [key, entry] of input.files.entries) {
+      const bytes = await entry.read();
+      total += bytes.length;
+      if (total > MAX_DROPPED_BYTES) throw new ViewerError('limit', `the dropped files exceed ${MAX_DROPPED_BYTES >> 20} MiB`);
+      source.set(reroot(key), bytes);
+    }
+    input = { ...input, player: reroot(input.player) };
+  }
+  const folder = input.player.replace(/\/$/, '');
+  const skin = options.skin || 'default';
+  let player;
+  try {
+    player = iq.loadPlayer(source, { player: folder || undefined, skin, lod: options.lod });
+  } catch (err) {
+    if (err.code === 'invalid_argument' && /skin/.test(err.message)) player = iq.loadPlayer(source, { player: folder || undefined, lod: options.lod });
+    else throw err;
+  }
+  try {
+    const content = {
+      format: 'md3', name: folder.split('/').pop() || 'player', player, choices: input.models ?? [folder], playerSource: source, playerFolder: folder,
+      models: [], parts: [], animations: [], skins: [...player.skins], lods: [...player.lods], tags: [],
+      missingFiles: [...player.missingFiles], warnings: [...player.warnings], skin: player.skin ?? skin,
+    };
+    for (const [name, part] of Object.entries(player.parts)) {
+      content.parts.push({
+        name: part.path ?? name, partName: name, model: part.model, geometry: geometryOf(part.model), textures: [],
+        matrix: IDENTITY, track: name === 'lower' ? 'legs' : name === 'upper' || name === 'weapon' ? 'torso' : 'none',
+        skin: null, morph: { a: 0, b: 0, t: 0 }, frames: { a: 0, b: 0, t: 0 },
+      });
+      for (const tag of part.model.tags ?? []) if (!content.tags.includes(tag)) content.tags.push(tag);
+    }
+    content.animations = player.animations.map((a) => ({
+      name: a.name, part: a.part, index: a.index ?? -1, firstFrame: a.firstFrame, frameCount: Math.max(a.frameCount, 1),
+      framerate: a.fps > 0 ? a.fps : MD3_FRAMERATE, loop: a.loop, playsOnce: !a.loop, reversed: Boolean(a.reversed),
+      model: null,
+    }));
+    await playerTextures(iq, content, player.surfaces, content.missingFiles, content.warnings, options.release);
+    content.info = summarize(content);
+    return content;
+  } catch (err) {
+    player.dispose();
+    throw err;
+  }
+}
+
+
+// Textures of every player surface for the current skin (decoded once per path).
+async function playerTextures(iq, content, surfaces, missingFiles, warnings, release) {
+  const decoded = new Map();
+  const image = (path) => {
+    if (!decoded.has(path)) {
+      decoded.set(path, (async () => {
+        const bytes = content.player.readFile(path);
+        if (!bytes) return PLACEHOLDER;
+        try { return await decodeImage(iq, bytes, path); } catch (err) {
+          warnings.push({ code: 'bad_texture', message: `${path}: ${err.message}`, file: path });
+          return PLACEHOLDER;
+        }
+      })());
+    }
+    return decoded.get(path);
+  };
+  for (const part of content.parts) {
+    const list = surfaces[part.partName] ?? [];
+    const old = part.textures;
+    // What the info panel names as each surface's material: the skin's choice, not the MD3's leftover.
+    part.materials = part.model.meshes.map((mesh, i) => {
+      const surface = list.find((s) => s.mesh === i);
+      return surface?.texture || surface?.shader || mesh.material;
+    });
+    part.textures = await Promise.all(part.model.meshes.map(async (mesh, i) => {
+      const surface = list.find((s) => s.mesh === i);
+      if (!surface?.texture) {
+        const name = surface?.shader || mesh.material;
+        if (name && !missingFiles.includes(name)) missingFiles.push(name);
+        return PLACEHOLDER;
+      }
+      return image(surface.texture);
+    }));
+    for (const texture of old) if (texture && texture !== PLACEHOLDER && !part.textures.includes(texture)) release?.(texture);
+  }
+}
+
+
+/** Switches a player's textures to skin `name`. */
+export async function applySkin(iq, c, name, release) {
+  const resolved = c.player.resolveSkin(name);
+  const missing = [...resolved.missingFiles];
+  const warnings = [...c.player.warnings];
+  await playerTextures(iq, c, resolved.surfaces, missing, warnings, release);
+  c.skin = name;
+  c.missingFiles = missing;
+  c.warnings = warnings;
+  c.info = summarize(c);
+}
+
+
+// One texture per mesh: the mesh's material (IQM/IQE) or its first shader (MD3). Missing or
+// undecodable images become the placeholder and are reported.
+async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings) {
+  return Promise.all(meshes.map(async (mesh) => {
+    const name = mesh.shaders?.[0] ?? mesh.material;
+    if (!name) return null; // no material at all: vertex colours on white
+    const found = await files.readImage(name, modelPath);
+    if (!found) {
+      if (!missingFiles.includes(name)) missingFiles.push(name);
+      return PLACEHOLDER;
+    }
+    try {
+      return await decodeImage(iq, found.bytes, found.path);
+    } catch (err) {
+      warnings.push({ code: 'bad_texture', message: `${found.path}: ${err.message}`, file: found.path });
+      return PLACEHOLDER;
+    }
+  }));
+}
+
+
+export function publicAnimation(a) {
+  return {
+    name: a.name, part: a.part, firstFrame: a.firstFrame, frameCount: a.frameCount, fps: a.framerate,
+    loop: !a.playsOnce, duration: a.frameCount / a.framerate,
+  };
+}
+
+/** CPU copies of what the renderer uploads (kept so a lost context can be refilled). */
+export function geometryOf(model) {
+  const copy = (a) => (a ? a.slice() : null);
+  const skinned = model.joints.length > 0 && model.blendIndices && model.format !== 'md3';
+  const morph = model.format === 'md3' && model.frameCount > 0 && model.framePositions;
+  return {
+    vertexCount: model.vertexCount,
+    positions: copy(model.positions),
+    normals: copy(model.normals),
+    texcoords: copy(model.texcoords),
+    colors: copy(model.colors),
+    joints: skinned ? copy(model.blendIndices) : null,
+    weights: skinned ? copy(model.blendWeights) : null,
+    jointCount: model.joints.length,
+    indices: copy(model.indices) ?? new Uint32Array(0),
+    meshes: model.meshes.map((m) => ({ firstTriangle: m.firstTriangle, triangleCount: m.triangleCount })),
+    frames: morph ? { positions: copy(model.framePositions), normals: copy(model.frameNormals) } : null,
+  };
+}
+
+export function disposeContent(content, renderer) {
+  for (const part of content.parts) {
+    renderer?.release(part.geometry);
+    for (const texture of part.textures || []) if (texture && texture !== PLACEHOLDER) renderer?.release(texture);
+  }
+  for (const model of content.models) model.dispose();
+  content.player?.dispose();
+}
+
+/** The report the `load` event and the info panel show. */
+export function summarize(content) {
+  const models = content.parts.map((p) => p.model);
+  const sum = (f) => models.reduce((s, m) => s + f(m), 0);
+  return {
+    format: content.format,
+    name: content.name,
+    vertices: sum((m) => m.vertexCount),
+    triangles: sum((m) => m.triangleCount),
+    meshes: content.parts.flatMap((p) => p.model.meshes.map((m, i) => ({
+      name: p.partName ? `${p.partName}: ${m.name}` : m.name, material: p.materials?.[i] ?? m.shaders?.[0] ?? m.material, part: p.name,
+      texture: p.textures[i] === PLACEHOLDER ? 'missing' : p.textures[i] ? 'loaded' : 'none',
+    }))),
+    joints: sum((m) => m.joints.length),
+    jointNames: models.flatMap((m) => m.joints.map((j) => j.name)),
+    frames: sum((m) => m.frameCount),
+    animations: content.animations.map(publicAnimation),
+    tags: content.tags,
+    skins: content.skins,
+    missingFiles: content.missingFiles,
+    warnings: content.warnings,
+  };
+}

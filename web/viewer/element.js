@@ -1,0 +1,522 @@
+// <interquake-viewer>: the element itself. Attributes and properties (one list: attributes.js),
+// public methods, events and lifecycle; the work is done by its neighbours: sources.js and
+// content.js (loading), clock.js (playback), ticker.js (when to advance and draw), camera.js,
+// overlays.js, context.js and renderer.js (drawing), ui.js (built-in controls). See docs/VIEWER.md.
+
+import { init } from '../interquake.js';
+import { ATTRIBUTE_NAMES, defineAttributeProperties, setOrRemove } from './attributes.js';
+import { Track, LOOP_MODES, poseContent } from './clock.js';
+import { resolveInput } from './sources.js';
+import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf } from './content.js';
+import { OrbitCamera, attachCameraControls, fieldOfView } from './camera.js';
+import { overlayLines } from './overlays.js';
+import { drawnBounds, sane } from './framing.js';
+import { acquireRenderer, releaseRenderer, present } from './context.js';
+import { Ticker } from './ticker.js';
+import { buildControls } from './ui.js';
+import { ViewerError, asError } from './errors.js';
+import { Stage, parseColor } from './stage.js';
+
+export { ViewerError, geometryOf, summarize };
+export const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
+const PLAYER_DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what the game shows at rest
+const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
+
+export class InterquakeViewerElement extends HTMLElement {
+  static get observedAttributes() { return ATTRIBUTE_NAMES; }
+
+  constructor() {
+    super();
+    this._view = new Stage(this.attachShadow({ mode: 'open' }));
+    this._canvas = this._view.canvas;
+    this._renderer = null;
+    this._bitmap = null;          // set when the page's shared context draws for this element
+    this._content = null;         // what is loaded (content.js)
+    this._tracks = [];            // playback clocks: one ('both') or two ('legs', 'torso')
+    this._paused = true;
+    this._loadTicket = 0;
+    this._loading = null;
+    this._camera = new OrbitCamera();
+    this._ticker = new Ticker(this);
+    this._ui = null;
+    this._drawCount = 0;          // pictures drawn (tests check that off-screen elements draw none)
+  }
+
+  // ---- lifecycle
+
+  connectedCallback() {
+    if (!this._renderer && !this._rendererError) this._createRenderer();
+    this._ticker.observe();
+    this._resizeObserver = new ResizeObserver(() => this._invalidate());
+    this._resizeObserver.observe(this);
+    this._detachCamera ??= attachCameraControls(this, this._canvas);
+    this._applyControls();
+    if (this.src && !this._content && !this._loading) this._loadFromAttribute();
+    this._invalidate();
+  }
+
+  // Leaving the page releases everything: the model (WASM memory), its GPU buffers and textures,
+  // and the WebGL context (an own one is freed, the shared one forgets this element). A load still
+  // under way is dropped. Put back, the element loads `src` again.
+  disconnectedCallback() {
+    this._resizeObserver?.disconnect();
+    this._ticker.disconnect();
+    this._loadTicket++;
+    this._loading = null;
+    this._paused = true;
+    this._disposeContent();
+    releaseRenderer(this, this._renderer, this._bitmap);
+    this._renderer = null;
+  }
+
+  attributeChangedCallback(name, oldValue, value) {
+    if (oldValue === value) return;
+    switch (name) {
+      case 'src':
+        if (this.isConnected) this._loadFromAttribute();
+        break;
+      case 'skin':
+        if (this._content?.player && value && value !== this._skinRequested) this.setSkin(value).catch(() => {});
+        break;
+      case 'lod':
+        if (this._content?.player) this._reloadPlayer().catch(() => {});
+        break;
+      case 'animation-name':
+      case 'legs-animation':
+      case 'torso-animation':
+        if (this._content && value) {
+          const part = name === 'legs-animation' ? 'legs' : name === 'torso-animation' ? 'torso' : 'both';
+          this._setAnimationQuiet(value, part);
+        }
+        break;
+      case 'autoplay':
+        if (this._content && value !== null) this.play();
+        break;
+      case 'loop':
+        for (const track of this._tracks) track.loop = this._loopFor(track.animation);
+        this._invalidate();
+        break;
+      case 'frame':
+        if (this._content && value !== null) this.seekFrame(Number(value));
+        break;
+      case 'controls':
+        this._applyControls();
+        break;
+      case 'model':
+        if (this._source != null && this.isConnected) this.load(this._source, { ...this._sourceOptions, model: value }).catch(() => {});
+        break;
+      default:
+        this._invalidate();
+    }
+    this._ui?.update();
+  }
+
+  // ---- properties whose value means more than the attribute's text (the rest: attributes.js)
+
+  get skin() { return this._content?.player ? this._content.skin : this.getAttribute('skin'); }
+  set skin(v) { setOrRemove(this, 'skin', v); }
+  get animationName() { return this._trackFor('both')?.animation?.name ?? null; }
+  set animationName(v) { setOrRemove(this, 'animation-name', v); }
+  get loop() {
+    const v = this.getAttribute('loop');
+    return LOOP_MODES.includes(v) ? v : null;
+  }
+  set loop(v) { setOrRemove(this, 'loop', v); }
+  get interpolate() { return this.getAttribute('interpolate') !== 'false'; }
+  set interpolate(v) { this.setAttribute('interpolate', v ? 'true' : 'false'); }
+  /** The overlays shown, a subset of wireframe skeleton tags bounds normals grid. */
+  get show() { return new Set((this.getAttribute('show') || '').split(/[\s,]+/).filter((f) => SHOW_FLAGS.includes(f))); }
+  set show(v) { this.setAttribute('show', [...(typeof v === 'string' ? v.split(/[\s,]+/) : v)].join(' ')); }
+  get controls() {
+    const v = this.getAttribute('controls');
+    return v === 'minimal' || v === 'full' ? v : 'none';
+  }
+  set controls(v) { this.setAttribute('controls', v); }
+
+  // ---- read-only state
+
+  get loaded() { return Boolean(this._content); }
+  get format() { return this._content?.format ?? null; }
+  get info() { return this._content?.info ?? null; }
+  get availableAnimations() { return this._content ? this._content.animations.map(publicAnimation) : []; }
+  /** What `model` (or load()'s options.model) can pick among: players' folders and meshes. */
+  get availableModels() { return this._content?.choices ?? []; }
+  get availableSkins() { return this._content?.skins ?? []; }
+  get availableLods() { return this._content?.lods ?? []; }
+  get tags() { return this._content?.tags ?? []; }
+  get missingFiles() { return this._content?.missingFiles ?? []; }
+  get warnings() { return this._content?.warnings ?? []; }
+  get paused() { return this._paused; }
+  /** Seconds of the current animation (the legs' for a player). */
+  get duration() { return this._mainTrack()?.duration ?? 0; }
+  get frameCount() { return this._mainTrack()?.animation?.frameCount ?? 0; }
+  get currentTime() { return this._mainTrack()?.time ?? 0; }
+  set currentTime(v) { this.seek(v); }
+  /** Fractional frame inside the current animation (0-based). */
+  get currentFrame() { return this._mainTrack()?.frame ?? 0; }
+  set currentFrame(v) { this.seekFrame(v); }
+
+  // ---- methods
+
+  /**
+   * Loads a model: a URL (IQM, IQE, MD3, .pk3/.zip), a File or Blob, a FileList or File[] (a dropped
+   * folder: the model and its textures, or a whole player), or { path: bytes }. Resolves when the
+   * first frame can be drawn; rejects (after an `error` event) when it cannot be loaded.
+   */
+  load(source, options = {}) {
+    const ticket = ++this._loadTicket;
+    this._source = source; // the `model` attribute picks again from the same source
+    this._sourceOptions = options;
+    const job = this._load(source, options, ticket);
+    this._loading = job;
+    job.finally(() => { if (this._loading === job) this._loading = null; }).catch(() => {});
+    return job;
+  }
+
+  play(options = {}) {
+    if (!this._content) return;
+    if (options.repetitions === 1) this.loop = 'once';
+    if (options.pingpong) this.loop = 'pingpong';
+    const speed = this.timeScale;
+    for (const track of this._tracks) if (track.finished) track.rewind(speed);
+    if (!this._paused) return;
+    this._paused = false;
+    this._ticker.lastTick = 0;
+    this._emit('play');
+    this._invalidate();
+    this._ui?.update();
+  }
+
+  pause() {
+    if (this._paused) return;
+    this._paused = true;
+    this._ticker.stop();
+    this._emit('pause');
+    this._invalidate();
+    this._ui?.update();
+  }
+
+  /** Puts every part's play head at `seconds` from its animation's start. */
+  seek(seconds) {
+    for (const track of this._tracks) track.seek(Number(seconds) || 0);
+    this._timeChanged();
+  }
+
+  /** Puts the play head on frame `n` of the current animation (0-based, fractions allowed). */
+  seekFrame(n, { part } = {}) {
+    for (const track of this._tracks) if (!part || part === track.part) track.seekFrame(Number(n) || 0);
+    this._timeChanged();
+  }
+
+  /** Pauses and moves `n` whole frames (negative: back), wrapping in repeat mode. */
+  step(n = 1) {
+    this.pause();
+    for (const track of this._tracks) {
+      const a = track.animation;
+      if (!a) continue;
+      let frame = Math.round(track.frame) + n;
+      if (track.loop === 'repeat') frame = ((frame % a.frameCount) + a.frameCount) % a.frameCount;
+      track.seekFrame(frame);
+    }
+    this._timeChanged();
+  }
+
+  /**
+   * Plays animation `name` (from availableAnimations) on `part` ('both', 'legs' or 'torso'; Quake 3
+   * names pick their part themselves), crossfading for `crossfade` ms.
+   */
+  setAnimation(name, { part, crossfade } = {}) {
+    const c = this._content;
+    if (!c) throw new ViewerError('not_loaded', 'setAnimation(): no model is loaded');
+    const animation = this._findAnimation(name, part);
+    if (!animation) {
+      const names = c.animations.map((a) => a.name).join(', ') || 'none';
+      throw new ViewerError('invalid_argument', `no animation named '${name}' (this model has: ${names})`);
+    }
+    const fadeMs = crossfade ?? this.animationCrossfadeDuration;
+    for (const track of this._tracksFor(animation)) {
+      const previous = track.animation?.name ?? null;
+      track.start(animation, { speed: this.timeScale, loop: this._loopFor(animation), crossfade: Math.max(0, fadeMs) / 1000 });
+      this._emit('animation-change', { animation: animation.name, part: track.part, previous });
+    }
+    this._invalidate();
+    this._ui?.update(true);
+  }
+
+  /** Switches a Quake 3 player's skin (one of availableSkins). */
+  async setSkin(name) {
+    const c = this._content;
+    if (!c?.player) throw new ViewerError('invalid_argument', 'setSkin() needs a Quake 3 player');
+    if (!c.skins.includes(name)) throw new ViewerError('invalid_argument', `no skin '${name}' (this player has: ${c.skins.join(', ')})`);
+    this._skinRequested = name; // the attribute change below must not switch again
+    if (this.getAttribute('skin') !== name) this.setAttribute('skin', name);
+    await applySkin(await this._library(), c, name, (texture) => this._renderer?.release(texture));
+    this._invalidate();
+    this._ui?.update(true);
+    this._emit('skin-change', { skin: name });
+  }
+
+  /** A screenshot of the current view (options.frame: pin that frame first, as renderFrame does). */
+  async toBlob({ mimeType = 'image/png', qualityArgument, frame } = {}) {
+    if (frame !== undefined) this.seekFrame(frame);
+    this._renderNow();
+    return new Promise((done, fail) => this._canvas.toBlob(
+      (blob) => (blob ? done(blob) : fail(new ViewerError('screenshot_failed', 'the canvas gave no image'))), mimeType, qualityArgument));
+  }
+
+  toDataURL(mimeType = 'image/png', quality) {
+    this._renderNow();
+    return this._canvas.toDataURL(mimeType, quality);
+  }
+
+  /**
+   * Test and thumbnail hook: pauses, puts every part on `frame` (of `options.animation` when given)
+   * and draws synchronously, so the picture depends on nothing but the arguments.
+   */
+  renderFrame(frame, { animation, part } = {}) {
+    this.pause();
+    if (animation !== undefined) this.setAnimation(animation, { part, crossfade: 0 });
+    for (const track of this._tracks) track.fade = null;
+    this.seekFrame(frame, { part });
+    this._camera.autoRotateFrozen = true;
+    this._renderNow();
+  }
+
+  /** Re-fits the camera to the model. */
+  updateFraming() {
+    if (this._content) this._fitCamera(this._content.bounds);
+    this._invalidate();
+  }
+
+  /** Frees the model and the GPU context; the element can load again afterwards. */
+  dispose() {
+    this._loadTicket++;
+    this._ticker.stop();
+    this._disposeContent();
+    releaseRenderer(this, this._renderer, this._bitmap);
+    this._renderer = null;
+    this._ui?.update(true);
+  }
+
+  // ---- loading
+
+  _loadFromAttribute() {
+    const src = this.src;
+    if (!src) return;
+    this.load(src).catch(() => {}); // reported through the error event and the message
+  }
+
+  async _library() {
+    if (!this._iqPromise) {
+      const wasm = this.getAttribute('wasm') || undefined;
+      this._iqPromise = init(wasm ? { wasm: new URL(wasm, document.baseURI) } : {});
+    }
+    return this._iqPromise;
+  }
+
+  async _load(source, options, ticket) {
+    this._showMessage(null);
+    this._progress(0);
+    try {
+      if (!this._renderer) this._createRenderer();
+      if (this._rendererError) throw this._rendererError;
+      const iq = await this._library();
+      const onProgress = (p) => { this._progress(p * 0.9); this._emit('progress', { totalProgress: p * 0.9 }); };
+      const model = options.model ?? this.getAttribute('model');
+      const input = await resolveInput(this, iq, source, { ...options, model }, onProgress);
+      if (ticket !== this._loadTicket) return;
+      const content = await buildContent(iq, input, this._buildOptions(options));
+      if (ticket !== this._loadTicket) { disposeContent(content, this._renderer); return; }
+      this._setContent(content);
+      this._progress(1);
+      this._emit('progress', { totalProgress: 1 });
+      this._emit('load', {
+        format: content.format, info: content.info, summary: content.info,
+        missingFiles: content.missingFiles, warnings: content.warnings,
+      });
+    } catch (err) {
+      if (ticket !== this._loadTicket) return;
+      const error = asError(err);
+      this._progress(1);
+      this._disposeContent();
+      this._fail(error);
+      this._ui?.update(true);
+      throw error;
+    }
+  }
+
+  _buildOptions(options = {}) {
+    return {
+      format: options.format, skin: this.getAttribute('skin'), lod: this.lod,
+      release: (texture) => this._renderer?.release(texture),
+    };
+  }
+
+  async _reloadPlayer() {
+    const c = this._content;
+    if (!c?.player) return;
+    const iq = await this._library();
+    const state = this._tracks.map((t) => ({ part: t.part, animation: t.animation?.name, time: t.time }));
+    const input = { archive: c.playerSource, player: c.playerFolder, files: null, models: c.choices };
+    const content = await buildContent(iq, input, this._buildOptions());
+    this._setContent(content);
+    for (const s of state) {
+      const track = this._trackFor(s.part);
+      const animation = s.animation && this._findAnimation(s.animation, s.part);
+      if (track && animation) { track.start(animation, { loop: this._loopFor(animation) }); track.time = s.time; }
+    }
+    this._invalidate();
+  }
+
+  _setContent(content) {
+    this._disposeContent();
+    this._content = content;
+    this._tracks = content.player ? [new Track('legs'), new Track('torso')] : [new Track('both')];
+    const speed = this.timeScale;
+    for (const track of this._tracks) {
+      const wanted = track.part === 'legs' ? this.getAttribute('legs-animation')
+        : track.part === 'torso' ? this.getAttribute('torso-animation') : this.getAttribute('animation-name');
+      const standard = PLAYER_DEFAULT_ANIMATIONS[track.part];
+      const animation = (wanted && this._findAnimation(wanted, track.part))
+        || (standard && content.animations.find((a) => a.name === standard))
+        || content.animations.find((a) => a.part === track.part)
+        || content.animations.find((a) => a.part === 'both' || track.part === 'both') || null;
+      if (animation) track.start(animation, { speed, loop: this._loopFor(animation) });
+    }
+    const frame = this.getAttribute('frame');
+    if (frame !== null) for (const track of this._tracks) track.seekFrame(Number(frame) || 0);
+    content.bounds = sane(drawnBounds(content, this._tracks));
+    this._fitCamera(content.bounds);
+    this._paused = true;
+    this._ui?.update(true);
+    if (this.autoplay && this._tracks.some((t) => t.animation)) this.play();
+    this._invalidate();
+  }
+
+  _disposeContent() {
+    if (!this._content) return;
+    disposeContent(this._content, this._renderer);
+    this._content = null;
+    this._tracks = [];
+  }
+
+  // ---- animation helpers
+
+  _findAnimation(name, part) {
+    const list = this._content?.animations ?? [];
+    const lower = String(name).toLowerCase();
+    return list.find((a) => a.name === name && (!part || part === 'both' || a.part === part || a.part === 'both'))
+      || list.find((a) => a.name.toLowerCase() === lower) || null;
+  }
+
+  // The tracks an animation plays on: its own part, or all of them for 'both' (BOTH_* on a player).
+  _tracksFor(animation) {
+    return this._tracks.filter((t) => animation.part === 'both' || t.part === animation.part || t.part === 'both');
+  }
+
+  _trackFor(part) {
+    return this._tracks.find((t) => t.part === part) ?? null;
+  }
+
+  _mainTrack() {
+    return this._tracks[0] ?? null;
+  }
+
+  // The loop attribute wins; otherwise repeat, except animations the data marks as playing once
+  // (animation.cfg's looping count of 0 on Quake 3 players: deaths, gestures).
+  _loopFor(animation) {
+    return this.loop ?? (animation?.playsOnce ? 'once' : 'repeat');
+  }
+
+  _setAnimationQuiet(name, part) {
+    try { this.setAnimation(name, { part }); } catch (err) { this._emit('error', { code: err.code, message: err.message }); }
+  }
+
+  _timeChanged() {
+    this._invalidate();
+    this._ui?.update();
+  }
+
+  _invalidate() {
+    this._ticker.schedule();
+  }
+
+  // ---- drawing
+
+  _createRenderer() {
+    try {
+      ({ renderer: this._renderer, bitmap: this._bitmap } = acquireRenderer(this, this._canvas, this._bitmap));
+      this._rendererError = null;
+    } catch (err) {
+      this._rendererError = new ViewerError(err.code || 'webgl2_unavailable', err.message);
+      this._showMessage(this._rendererError);
+      return;
+    }
+    if (!this._bitmap && !this._contextListeners) {
+      this._contextListeners = true;
+      this._canvas.addEventListener('webglcontextlost', (event) => {
+        event.preventDefault(); // we want it back
+        if (this._renderer) this._renderer.lost = true;
+        this._emit('context-lost');
+      });
+      this._canvas.addEventListener('webglcontextrestored', () => {
+        this._renderer?.restore();
+        this._emit('context-restored');
+        this._invalidate();
+      });
+    }
+  }
+
+  _renderNow() {
+    const r = this._renderer;
+    if (!r || r.lost) return;
+    const rect = this._view.view.getBoundingClientRect();
+    r.resize(rect.width || this.clientWidth || 300, rect.height || this.clientHeight || 150, window.devicePixelRatio || 1);
+    const background = parseColor(this.background) ?? DEFAULT_BACKGROUND;
+    const camera = () => this._camera.matrices(r.canvas.width / r.canvas.height, fieldOfView(this.getAttribute('field-of-view')));
+    const c = this._content;
+    if (!c) {
+      r.render({ parts: [], background, camera: camera(), lines: null });
+      present(r, this._canvas, this._bitmap);
+      return;
+    }
+    poseContent(c, this._tracks, this.interpolate);
+    this._drawCount++;
+    const show = this.show;
+    const overlays = overlayLines(c, show, this._camera);
+    // _hiddenParts: a test hook (draw one Quake 3 part at a time to find where it is on screen).
+    const parts = this._hiddenParts ? c.parts.filter((p) => !this._hiddenParts.has(p.partName)) : c.parts;
+    r.render({ parts, background, camera: camera(), wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
+    present(r, this._canvas, this._bitmap);
+  }
+
+  _fitCamera(bounds) {
+    this._camera.fit(bounds, fieldOfView(this.getAttribute('field-of-view')), this.getAttribute('camera-orbit'));
+  }
+
+  // ---- UI
+
+  _applyControls() {
+    const mode = this.controls;
+    if (this._ui && this._ui.mode === mode) return;
+    this._ui?.remove();
+    this._ui = mode === 'none' ? null : buildControls(this, mode, this._view.stage);
+    this._ui?.update(true);
+  }
+
+  _progress(value) { this._view.progress(value); }
+
+  _showMessage(error) { this._view.showMessage(error); }
+
+  // Shows a failure and reports it as an `error` event.
+  _fail(error) {
+    this._showMessage(error);
+    this._emit('error', { code: error.code, message: error.message, file: error.file });
+  }
+
+  _emit(type, detail = {}) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+}
+
+defineAttributeProperties(InterquakeViewerElement);

@@ -1,0 +1,143 @@
+// What load() was given, turned into files and the thing to open: a URL, a File or Blob, a list of
+// files (a dropped folder), { path: bytes }, or an archive (.pk3/.zip). The result is
+// { files: FileSet, main: { path, bytes, kind } | null, player?: folder, archive? }.
+
+import { findPlayers, pathKey } from '../archive.js';
+import { FileSet, sniff, fetchBytes, extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from './assets.js';
+import { ViewerError } from './errors.js';
+
+/** Resolves `source` (see load()) with the library `iq`; `onProgress(0..1)` while downloading. */
+export async function resolveInput(viewer, iq, source, options, onProgress) {
+  if (typeof source === 'string' || source instanceof URL) {
+    const url = new URL(String(source), document.baseURI);
+    const bytes = await fetchBytes(url.href, onProgress);
+    const path = decodeURIComponent(url.pathname.split('/').pop() || 'model');
+    const kind = options.format && options.format !== 'auto' ? options.format : sniff(bytes, path);
+    if (kind === 'archive') return openArchive(viewer, iq, bytes, path, options);
+    const files = FileSet.fromUrl(url.href, (u) => fetchBytes(u), viewer.getAttribute('base-url'));
+    return { files, main: { path, bytes, kind } };
+  }
+  let files;
+  if (typeof Blob !== 'undefined' && source instanceof Blob) {
+    files = FileSet.fromFiles([source.name ? source : Object.assign(source, { relativePath: options.name || 'model' })]);
+  } else if (source && typeof source.length === 'number' && typeof source !== 'string') {
+    files = FileSet.fromFiles([...source]);
+  } else if (source && typeof source === 'object') {
+    files = FileSet.fromObject(source);
+  } else {
+    throw new ViewerError('invalid_argument', 'load() takes a URL, a File or Blob, a list of files, or { path: bytes }');
+  }
+  return pickMain(viewer, iq, files, options);
+}
+
+// Among several files: a Quake 3 player (the library's findPlayers), a model, or an archive.
+// options.model picks one of availableModels (a player folder or a model path); otherwise the
+// first player, else the first mesh (never an animation-only file: those are attached to it).
+async function pickMain(viewer, iq, files, options) {
+  const paths = files.list();
+  if (!paths.length) throw new ViewerError('missing_main_file', 'no files were given');
+  const players = findPlayers(paths).map((p) => p.path);
+  const modelPaths = paths.filter((p) => MODEL_EXTENSIONS.includes(extensionOf(p)))
+    .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+  if (players.length || modelPaths.length) {
+    const read = async (path) => files.entries.get(path).read();
+    return choose(iq, { files, players, modelPaths, read, name: (p) => files.entries.get(p).name }, options);
+  }
+  const archive = paths.find((p) => ARCHIVE_EXTENSIONS.includes(extensionOf(p)));
+  if (archive) return openArchive(viewer, iq, await files.entries.get(archive).read(), archive, options);
+  throw new ViewerError('missing_main_file', `none of these files is a model (.iqm, .iqe, .md3) or archive (.pk3, .zip): ${paths.slice(0, 8).join(', ')}`);
+}
+
+// Sorts the models into meshes and animation-only files (joints and animations, no triangles) by
+// loading each once, then picks what to open. `models` is what a picker offers: players' folders
+// and the meshes.
+async function choose(iq, { files, archive, players, modelPaths, read, name }, options) {
+  const meshes = [];
+  const animationFiles = [];
+  const folderOf = (p) => p.slice(0, Math.max(p.lastIndexOf('/'), 0)).toLowerCase();
+  const playerFolders = new Set(players.map((p) => p.toLowerCase()));
+  for (const path of modelPaths.filter((p) => !playerFolders.has(folderOf(p)))) {
+    const bytes = await read(path);
+    let model = null;
+    try { model = iq.load(bytes, { name: path }); } catch { meshes.push({ path, bytes }); continue; } // reported when opened
+    const animationOnly = model.triangleCount === 0 && model.joints.length > 0 && model.animations.length > 0;
+    model.dispose();
+    (animationOnly ? animationFiles : meshes).push({ path, bytes });
+  }
+  const models = [...players, ...meshes.map((m) => name(m.path))];
+  const wanted = options.model ? String(options.model).toLowerCase().replace(/\/$/, '') : null;
+  if (wanted && !models.some((m) => m.toLowerCase() === wanted)) {
+    throw new ViewerError('invalid_argument', `no model '${options.model}' here (there are: ${models.join(', ') || 'none'})`);
+  }
+  const player = wanted ? players.find((p) => p.toLowerCase() === wanted) : players[0];
+  // An archive's player is named by its folder; dropped files by the prefix of their paths.
+  if (player !== undefined) return { files, archive, main: null, player: archive || !player ? player : `${player}/`, models };
+  const mesh = wanted ? meshes.find((m) => name(m.path).toLowerCase() === wanted) : meshes[0];
+  if (!mesh) {
+    const only = animationFiles[0];
+    if (!only) throw new ViewerError('missing_main_file', 'no model to open');
+    return { files, main: { path: name(only.path), bytes: only.bytes, kind: sniff(only.bytes, only.path) }, models: [name(only.path)], animationFiles: [] };
+  }
+  return { files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models, animationFiles };
+}
+
+async function openArchive(viewer, iq, bytes, path, options) {
+  if (typeof iq.openArchive !== 'function') {
+    throw new ViewerError('unsupported', `${path}: this build of interquake cannot open .pk3/.zip archives`, path);
+  }
+  const archive = await openWithInflater(viewer, iq, bytes, path);
+  const entries = new Map();
+  for (const name of archive.files) entries.set(pathKey(name), { name, read: async () => archive.read(name) });
+  const files = new FileSet(entries);
+  const players = typeof iq.loadPlayer === 'function' ? (archive.players ?? []).map((p) => p.path) : [];
+  const modelPaths = archive.models ?? [];
+  if (!players.length && !modelPaths.length) {
+    throw new ViewerError('missing_main_file', `${path} holds no model (.iqm, .iqe, .md3) and no player`, path);
+  }
+  return choose(iq, { files, archive, players, modelPaths, read: async (p) => archive.read(p), name: (p) => p }, options);
+}
+
+// The package's web/ folder (set by web/interquake-viewer.js, the entry, whether bundled or not):
+// fflate is looked for beside the package.
+let webFolder = null;
+export function setWebFolder(url) { webFolder = url; }
+
+// Deflated archives need the fflate package. The library finds it as a <script> global or through
+// an import map or bundler ('fflate'); when it cannot, the viewer loads fflate from the `fflate`
+// attribute's URL (a module when it ends in .mjs or lies in an esm/ folder), or its small UMD
+// build with a classic <script> beside this package (node_modules/fflate/ next to
+// node_modules/interquake/) or where the dev server maps it, and opens the archive again.
+async function openWithInflater(viewer, iq, bytes, path) {
+  try {
+    return await iq.openArchive(bytes, { name: path });
+  } catch (err) {
+    if (err?.code !== 'unavailable') throw err;
+    const base = webFolder ?? new URL('../', import.meta.url);
+    const urls = [viewer.getAttribute('fflate'), new URL('../../fflate/umd/index.js', base).href,
+      new URL('/node_modules/fflate/umd/index.js', base).href].filter(Boolean);
+    for (const url of urls) {
+      if (url.endsWith('.mjs') || url.includes('/esm/')) {
+        const module = await import(/* webpackIgnore: true */ url).catch(() => null);
+        if (module?.Inflate) return iq.openArchive(bytes, { name: path, fflate: module });
+      } else if (await loadScript(url) && globalThis.fflate?.Inflate) {
+        return iq.openArchive(bytes, { name: path });
+      }
+    }
+    throw err;
+  }
+}
+
+/** Loads a classic script once; resolves true when it ran. */
+const scripts = new Map();
+function loadScript(url) {
+  if (!scripts.has(url)) {
+    scripts.set(url, new Promise((done) => {
+      const script = document.createElement('script');
+      script.src = url;
+      script.onload = () => done(true);
+      script.onerror = () => { script.remove(); done(false); };
+      document.head.appendChild(script);
+    }));
+  }
+  return scripts.get(url);
+}

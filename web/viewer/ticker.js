@@ -1,0 +1,124 @@
+// When the element moves its clock and draws. Nothing is drawn unless something changed
+// (_invalidate), and nothing at all while the element is off screen or its tab is hidden: then
+// the clock keeps running on a coarse timer (browsers throttle it in hidden tabs, but it runs),
+// so loop and finished still fire on time.
+
+import { asError } from './errors.js';
+
+const OFFSCREEN_TICK_MS = 250;
+
+export class Ticker {
+  constructor(viewer) {
+    this.viewer = viewer;
+    this.raf = 0;
+    this.lastTick = 0;
+    this.visible = true;
+    this.offscreenTimer = 0;
+    this.intersection = null;
+    this.intersecting = true;
+    this.onPageVisibility = () => this.updateVisibility();
+  }
+
+  /** Draws on the next animation frame (once, however often it is asked). */
+  schedule() {
+    const v = this.viewer;
+    if (this.raf || !this.visible || !v.isConnected) return;
+    this.raf = requestAnimationFrame((t) => this.tick(t));
+  }
+
+  stop() {
+    if (this.raf) cancelAnimationFrame(this.raf);
+    this.raf = 0;
+    this.lastTick = 0;
+  }
+
+  tick(now) {
+    const v = this.viewer;
+    this.raf = 0;
+    const dt = this.lastTick ? Math.min((now - this.lastTick) / 1000, 0.25) : 0;
+    this.lastTick = now;
+    try {
+      this.advance(dt);
+      if (v.autoRotate) v._camera.autoRotate(dt, now);
+      v._renderNow();
+    } catch (err) {
+      // A failure while drawing (a driver refusing a shader, say) is shown once, not thrown every frame.
+      const error = asError(err);
+      v._paused = true;
+      v._fail(error);
+      return;
+    }
+    if (this.animating()) this.schedule();
+  }
+
+  /** Moves every track; fires loop/finished; pauses when every part has finished. */
+  advance(dt) {
+    const v = this.viewer;
+    const tracks = v._tracks;
+    if (v._paused || !dt) {
+      if (tracks.some((t) => t.fade)) for (const t of tracks) t.advance(dt, 0);
+      return;
+    }
+    const speed = v.timeScale;
+    let finished = 0;
+    for (const track of tracks) {
+      for (const event of track.advance(dt, speed)) v._emit(event.type, event.detail);
+      if (track.finished || !track.animation) finished++;
+    }
+    if (finished === tracks.length) {
+      v._paused = true;
+      v._emit('pause');
+    } else if (this.visible) {
+      v._emit('timeupdate', { time: v.currentTime, frame: v.currentFrame, part: v._mainTrack()?.part });
+    }
+    v._ui?.update();
+  }
+
+  animating() {
+    const v = this.viewer;
+    if (!this.visible || !v._content) return false;
+    return !v._paused || (v.autoRotate && !v._camera.autoRotateFrozen) || v._tracks.some((t) => t.fade);
+  }
+
+  observe() {
+    if (this.intersection || typeof IntersectionObserver === 'undefined') return;
+    this.intersecting = true;
+    this.intersection = new IntersectionObserver((entries) => {
+      this.intersecting = entries[entries.length - 1].isIntersecting;
+      this.updateVisibility();
+    });
+    this.intersection.observe(this.viewer);
+    document.addEventListener('visibilitychange', this.onPageVisibility);
+  }
+
+  /** Stops everything (the element left the page); observe() starts again. */
+  disconnect() {
+    this.intersection?.disconnect();
+    this.intersection = null;
+    document.removeEventListener('visibilitychange', this.onPageVisibility);
+    clearInterval(this.offscreenTimer);
+    this.offscreenTimer = 0;
+    this.visible = true;
+    this.stop();
+  }
+
+  updateVisibility() {
+    const visible = this.intersecting !== false && !document.hidden;
+    if (visible === this.visible) return;
+    this.visible = visible;
+    if (visible) {
+      clearInterval(this.offscreenTimer);
+      this.offscreenTimer = 0;
+      this.lastTick = 0;
+      this.viewer._invalidate();
+    } else {
+      this.stop();
+      let last = performance.now();
+      this.offscreenTimer = setInterval(() => {
+        const now = performance.now();
+        this.advance((now - last) / 1000);
+        last = now;
+      }, OFFSCREEN_TICK_MS);
+    }
+  }
+}
