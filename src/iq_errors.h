@@ -37,6 +37,9 @@
     X(WASM_MISMATCH,    "wasm_mismatch",    "the WebAssembly module does not match the JS that loads it") \
     X(UNAVAILABLE,      "unavailable",      "a part the call needs (an inflater for deflated entries) is not available") \
     X(WEBGL2_UNAVAILABLE, "webgl2_unavailable", "the browser gives no WebGL2 context") \
+    X(FETCH_FAILED,     "fetch_failed",     "a URL could not be fetched (network error or HTTP status)") \
+    X(MISSING_MAIN_FILE, "missing_main_file", "none of the files given is a model or player to open") \
+    X(INTERNAL,         "internal",         "an unexpected failure inside interquake (a bug: please report it)") \
     X(NOT_LOADED,       "not_loaded",       "nothing is loaded yet") \
     X(SCREENSHOT_FAILED, "screenshot_failed", "the picture could not be read back")
 

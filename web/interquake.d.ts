@@ -9,7 +9,8 @@ export type ErrorCode =
   | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'
   | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax'
   | 'unsupported' | 'skeleton_mismatch' | 'bad_checksum' | 'bad_deflate' | 'missing_file' | 'disposed'
-  | 'wasm_unavailable' | 'wasm_mismatch' | 'unavailable' | 'webgl2_unavailable' | 'not_loaded' | 'screenshot_failed';
+  | 'wasm_unavailable' | 'wasm_mismatch' | 'unavailable' | 'webgl2_unavailable' | 'fetch_failed' | 'missing_main_file'
+  | 'internal' | 'not_loaded' | 'screenshot_failed';
 // END ErrorCode
 
 export class InterquakeError extends Error {

@@ -11,6 +11,12 @@ const COMPONENT_ARRAYS = {
   uint: Uint32Array, half: Uint16Array, float: Float32Array, double: Float64Array,
 };
 
+/** What Quake 3 matches .skin lines against: lower case, a trailing "_<char>" cut (R_LoadMD3). */
+export function skinSurfaceName(name) {
+  const lower = String(name).toLowerCase();
+  return lower.length > 2 && lower[lower.length - 2] === '_' ? lower.slice(0, -2) : lower;
+}
+
 // Typed-array views of the heap that survive its growth: rebuilt when the buffer changed or
 // when a pointer or length moved (attachAnimations moves frames).
 class Views {
@@ -235,9 +241,7 @@ export class Model {
     if (this.format === 'md3') {
       for (const mesh of this.meshes) {
         mesh.shaders = [];
-        // What Quake 3 matches .skin lines against: lower case, a trailing "_<char>" cut (R_LoadMD3).
-        const lower = mesh.name.toLowerCase();
-        mesh.skinName = lower.length > 2 && lower[lower.length - 2] === '_' ? lower.slice(0, -2) : lower;
+        mesh.skinName = skinSurfaceName(mesh.name);
       }
       for (const shader of wasm.readArray('iq_shader', p.shaders, p.shaderCount, dv)) this.meshes[shader.mesh].shaders.push(shader.name);
     }

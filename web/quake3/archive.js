@@ -12,7 +12,17 @@ const METHOD_NAMES = {
   1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'lzma', 93: 'zstd', 95: 'xz', 98: 'ppmd', 99: 'AES',
 };
 const INFLATE_STEP = 65536; // compressed bytes per fflate push: one step outputs at most ~66 MiB, then a liar is stopped
-const MODEL_EXTENSIONS = /\.(iqm|iqe|md3)$/i;
+/** File extensions, lower case without the dot: the one list of each (the viewer reads these too). */
+export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
+export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
+/** Images in the order Quake 3's texture lookup tries other extensions (then what OpenArena adds). */
+export const IMAGE_EXTENSIONS = ['tga', 'jpg', 'png', 'jpeg'];
+/** A path's extension, lower case, without the dot ('' when none). */
+export function extensionOf(path) {
+  const base = String(path).slice(String(path).replace(/\\/g, '/').lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
 const PLAYER_PART = /^(lower|upper|head)(?:_(\d+))?\.(md3|iqm)$/i;
 const PLAYER_SKIN = /^(lower|upper|head)_(.+)\.skin$/i;
 
@@ -156,7 +166,7 @@ export class Archive {
     /** Every file's path, '/'-separated, in directory order (folders left out). */
     this.files = [...this._index.values()].map((entry) => entry.path);
     /** Every .iqm, .iqe and .md3 inside. */
-    this.models = this.files.filter((path) => MODEL_EXTENSIONS.test(path));
+    this.models = this.files.filter((path) => MODEL_EXTENSIONS.includes(extensionOf(path)));
     /** Quake 3 players: folders holding lower and upper models. */
     this.players = findPlayers(this.files);
   }

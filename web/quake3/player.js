@@ -4,11 +4,13 @@
 // cgame's CG_RunLerpFrame does (docs/formats.md section 2).
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
-import { Archive, findPlayers, normalizePath, pathKey, sortSkins } from './archive.js';
+import { Archive, IMAGE_EXTENSIONS, findPlayers, normalizePath, pathKey, sortSkins } from './archive.js';
+import { skinSurfaceName } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
 
 const PARTS = ['lower', 'upper', 'head'];
-const IMAGE_EXTENSIONS = ['.tga', '.jpg', '.png'];
+// What the lookup appends or swaps in, in Quake 3's order (.jpeg is only recognised).
+const LOOKUP_EXTENSIONS = IMAGE_EXTENSIONS.filter((e) => e !== 'jpeg').map((e) => `.${e}`);
 
 // -- Where files come from: an opened archive, a Map or a plain object of path -> bytes
 
@@ -78,20 +80,15 @@ function pathCandidates(ref) {
   const ext = dot > ref.lastIndexOf('/') ? ref.slice(dot).toLowerCase() : '';
   const list = [ref];
   // A known image extension that is missing: the same name with the other ones.
-  if (IMAGE_EXTENSIONS.includes(ext) || ext === '.jpeg') {
+  if (IMAGE_EXTENSIONS.includes(ext.slice(1))) {
     const stem = ref.slice(0, dot);
-    for (const e of IMAGE_EXTENSIONS) if (e !== ext) list.push(stem + e);
+    for (const e of LOOKUP_EXTENSIONS) if (e !== ext) list.push(stem + e);
   }
   // No or another extension ("clothes.001"), and names like "glass.tga.tga": append each one.
-  for (const e of IMAGE_EXTENSIONS) list.push(ref + e);
+  for (const e of LOOKUP_EXTENSIONS) list.push(ref + e);
   return list;
 }
 
-// The surface name a skin matches: lower case without the "_1"/"_2" LOD suffix (R_LoadMD3).
-function surfaceKey(name) {
-  const n = name.toLowerCase();
-  return n.length > 2 && n[n.length - 2] === '_' ? n.slice(0, -2) : n;
-}
 
 // -- 4x4 column-major matrices
 
@@ -293,7 +290,7 @@ export function loadPlayer(lib, files, options = {}) {
       const skinFile = byPart[part];
       if (skin && part !== 'weapon' && !skinFile) missingFiles.add(where(`${part}_${skin}.skin`));
       surfaces[part] = parts[part].model.meshes.map((mesh, index) => {
-        const key = surfaceKey(mesh.name || '');
+        const key = skinSurfaceName(mesh.name || '');
         const entry = skinFile && part !== 'weapon' ? skinFile.surfaces.find((s) => s.name === key) : null;
         const shaders = Array.isArray(mesh.shaders) ? mesh.shaders : mesh.material ? [mesh.material] : [];
         const fromSkin = entry && entry.shader !== '';

@@ -7,18 +7,10 @@
 // matches (models/players/sarge/band.tga finds sarge/band.tga or band.tga). Textures also try the
 // other extensions a game would (.tga, .jpg, .png).
 
-import { pathKey } from '../archive.js';
+import { ViewerError } from './errors.js';
+import { pathKey, extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS } from '../quake3/archive.js';
 
-// The library keeps its extension lists private (web/archive.js, web/quake3.js); until it exports
-// them, these are the viewer's only copies.
-export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
-export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
-const IMAGE_EXTENSIONS = ['tga', 'png', 'jpg', 'jpeg'];
-
-export const extensionOf = (path) => {
-  const m = /\.([a-z0-9]+)$/i.exec(path);
-  return m ? m[1].toLowerCase() : '';
-};
+export { extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS };
 const withoutExtension = (path) => path.replace(/\.[a-z0-9]+$/i, '');
 const dirOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
 
@@ -169,12 +161,14 @@ const isJpeg = (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] ===
 
 /** fetch() with progress reports (0..1) and an error that names the URL. */
 export async function fetchBytes(url, onProgress = () => {}, init = {}) {
-  const response = await fetch(url, init);
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    throw new ViewerError('fetch_failed', `could not fetch ${url}: ${err.message}`, String(url));
+  }
   if (!response.ok) {
-    const error = new Error(`could not fetch ${url}: HTTP ${response.status}`);
-    error.code = 'fetch_failed';
-    error.file = url;
-    throw error;
+    throw new ViewerError('fetch_failed', `could not fetch ${url}: HTTP ${response.status}`, String(url));
   }
   const total = Number(response.headers.get('content-length')) || 0;
   if (!response.body || !total) {

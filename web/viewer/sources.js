@@ -2,7 +2,7 @@
 // files (a dropped folder), { path: bytes }, or an archive (.pk3/.zip). The result is
 // { files: FileSet, main: { path, bytes, kind } | null, player?: folder, archive? }.
 
-import { findPlayers, pathKey } from '../archive.js';
+import { findPlayers, pathKey } from '../quake3/archive.js';
 import { FileSet, sniff, fetchBytes, extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from './assets.js';
 import { ViewerError } from './errors.js';
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Track, framesOf } from '../../../web/viewer/clock.js';
 import { FileSet, rerootPlayerFiles, sniff } from '../../../web/viewer/assets.js';
-import { pathKey } from '../../../web/archive.js';
+import { pathKey } from '../../../web/quake3/archive.js';
 
 // 10 frames at 10 fps, starting at global frame 100.
 const anim = { name: 'run', index: 0, firstFrame: 100, frameCount: 10, framerate: 10, loop: true };
