@@ -119,11 +119,19 @@ static int joint_matrix(const iq_model *m, uint32_t joint, float frame, float ou
     return 1;
 }
 
+int iq_tag_matrix_at(const iq_model *m, uint32_t index, float frame, float out[16]) {
+    if (!m || !out) return 0;
+    if (index < m->tag_count) return md3_tag(m, index, frame, out);
+    if (index - m->tag_count < m->joint_count) return joint_matrix(m, index - m->tag_count, frame, out);
+    return 0;
+}
+
+/* Names compare as bytes: whatever the file holds, in any encoding. */
 int iq_tag_matrix(const iq_model *m, const char *name, float frame, float out[16]) {
     if (!m || !name || !out) return 0;
     for (uint32_t i = 0; i < m->tag_count; i++)
-        if (strcmp(m->tag_names[i], name) == 0) return md3_tag(m, i, frame, out);
+        if (strcmp(m->tag_names[i], name) == 0) return iq_tag_matrix_at(m, i, frame, out);
     for (uint32_t j = 0; j < m->joint_count; j++)
-        if (m->joints[j].name && strcmp(m->joints[j].name, name) == 0) return joint_matrix(m, j, frame, out);
+        if (m->joints[j].name && strcmp(m->joints[j].name, name) == 0) return iq_tag_matrix_at(m, m->tag_count + j, frame, out);
     return 0;
 }
