@@ -362,13 +362,13 @@ void iq_compute_skin_matrices(iq_model *m, const iq_transform *locals, float *wo
 
 // -- CPU skinning
 
-/* The length is summed in double: a normal through the cofactor matrix may be
- * up to 6 K^2 long (iq_numbers.c), whose square would overflow a float. */
+/* In double: a normal through the cofactor matrix may be up to 6 K^2 long
+ * (iq_numbers.c), whose square would overflow a float. */
 static inline void normalize3(float *v) {
     double len2 = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
-    if (len2 > 0) {
-        float inv = (float)(1.0 / sqrt(len2));
-        v[0] *= inv; v[1] *= inv; v[2] *= inv;
+    if (len2 > 0) { /* divided in double: 1/len of a subnormal vector would overflow a float */
+        double len = sqrt(len2);
+        v[0] = (float)(v[0] / len); v[1] = (float)(v[1] / len); v[2] = (float)(v[2] / len);
     }
 }
 
