@@ -410,3 +410,5 @@ IQ_EXPORT uint32_t iq_wasm_zip_check_local_headers(iq_zip *zip, const void *head
     return (uint32_t)iq_zip_check_local_headers(zip, headers, size, &last_error);
 }
 IQ_EXPORT void iq_wasm_zip_free(iq_zip *zip) { iq_zip_free(zip); }
+/* iq_tag_matrix by index (tags, then joints): JS decodes names itself and looks them up. 1 found, 0 not, 2 bad handle. */
+IQ_EXPORT uint32_t iq_wasm_tag_matrix_at(uint32_t handle, uint32_t index, float frame, float *out) { iq_model *m = lookup(handle); return m ? (uint32_t)iq_tag_matrix_at(m, index, frame, out) : 2; }
