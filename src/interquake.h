@@ -11,7 +11,11 @@
  * the buffer it is given, never allocates more than iq_limits allows, and
  * either returns a complete, validated model or NULL with an error. Every
  * index in a returned model is in range (indices < vertex_count, blend indices
- * < joint_count, parent < own index), every float array is finite.
+ * < joint_count, parent < own index), every float array is finite, and
+ * every number the API computes from an accepted model (evaluated vertices,
+ * poses, joint, skin and tag matrices, bounds) is finite too: values beyond
+ * iq_limits.max_magnitude are refused at load, and so is a skeleton whose
+ * composed transforms could pass IQ_MAX_REACH (src/iq_numbers.c).
  *
  * Conventions (see README): Z up, clockwise front faces, UV origin top-left,
  * row-vector transform order output = (input*scale)*rotation + translation,
@@ -64,7 +68,21 @@ typedef struct iq_limits {
     size_t fixed_allowance;   /* default 16 MiB: what even a tiny file may decode to */
     uint32_t max_joints;      /* default 4096 */
     uint32_t max_frames;      /* default 1,000,000 */
+    /* The largest magnitude a position, joint or frame translate/scale, MD3
+     * tag or bound may have; default IQ_DEFAULT_MAX_MAGNITUDE (1e6), at most
+     * IQ_MAX_REACH. Beyond it a load fails with 'bad_value'; optional vertex
+     * data beyond it (or not finite) is repaired with a warning (README). */
+    double max_magnitude;
 } iq_limits;
+
+/* 1e6: Quake-unit models span hundreds of units (MD3 vertices cannot pass
+ * 512), the largest corpus IQM/IQE values are in the hundreds, and a whole
+ * Quake map (+-65536) in centimetres still fits. */
+#define IQ_DEFAULT_MAX_MAGNITUDE 1e6
+/* What any composed quantity (a joint's world or skin matrix over every
+ * frame, a skinned position) may reach: far from real files, far enough
+ * below FLT_MAX (3.4e38) that the products skinning takes stay finite. */
+#define IQ_MAX_REACH 1e30
 
 typedef struct iq_load_opts {
     iq_format format;         /* IQ_FORMAT_AUTO: from the magic bytes */
@@ -355,8 +373,12 @@ int32_t iq_find_animation(const iq_model *model, const char *name);
 
 /* Appends the frames and animations of `source` (typically an animation-only
  * file) to `model`. Joints are matched by name when both skeletons name every
- * joint uniquely, else by order; the skeletons must have the same joint count
- * and the same parents, or IQ_ERROR_SKELETON_MISMATCH. The source's
+ * joint uniquely (every source joint must then exist in the model; model
+ * joints the source does not move keep their bind pose, with a warning), else
+ * by order (the joint counts must then be equal); otherwise
+ * IQ_ERROR_SKELETON_MISMATCH. Joints whose parents differ are accepted, as
+ * engines accept them: the poses are local, and the model's hierarchy poses
+ * them (a 'nonstandard' warning on the model names them). The source's
  * animations get their first_frame shifted past the model's frames. Pointers
  * into model (frame_poses, animations, frame_bounds) change; source is not
  * modified. On error the model is unchanged. Returns 0 or an error code. */
@@ -378,6 +400,12 @@ int iq_tag_matrix(const iq_model *model, const char *name, float frame, float ou
 int iq_tag_matrix_at(const iq_model *model, uint32_t index, float frame, float out[16]);
 int iq_tag_matrix_frames(const iq_model *model, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
                          float out[16]);
+
+/* The same by index, for callers that look names up themselves: indices
+ * 0..tag_count-1 are the MD3 tags, tag_count..tag_count+joint_count-1 the
+ * joints (the order iq_tag_matrix searches). Returns 1, or 0 (out untouched)
+ * when the index is out of range. */
+int iq_tag_matrix_at(const iq_model *model, uint32_t tag_index, float frame, float out[16]);
 
 /* Decodes a TGA (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit
  * true colour; either origin). NULL limits = defaults (max_memory applies).

@@ -360,11 +360,13 @@ void iq_compute_skin_matrices(iq_instance *inst, const iq_transform *locals) {
 
 // -- CPU skinning
 
+/* In double: a normal through the cofactor matrix may be up to 6 K^2 long
+ * (iq_numbers.c), whose square would overflow a float. */
 static inline void normalize3(float *v) {
-    float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    if (len2 > 0) {
-        float inv = 1.0f / sqrtf(len2);
-        v[0] *= inv; v[1] *= inv; v[2] *= inv;
+    double len2 = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
+    if (len2 > 0) { /* divided in double: 1/len of a subnormal vector would overflow a float */
+        double len = sqrt(len2);
+        v[0] = (float)(v[0] / len); v[1] = (float)(v[1] / len); v[2] = (float)(v[2] / len);
     }
 }
 
@@ -398,7 +400,7 @@ static void blend_set_matrices(iq_instance *inst, const struct iqi_animator *a, 
         c[6] = mat[1] * mat[6] - mat[2] * mat[5];
         c[7] = mat[2] * mat[4] - mat[0] * mat[6];
         c[8] = mat[0] * mat[5] - mat[1] * mat[4];
-        float det = mat[0] * c[0] + mat[1] * c[1] + mat[2] * c[2];
+        double det = (double)mat[0] * c[0] + (double)mat[1] * c[1] + (double)mat[2] * c[2]; /* only its sign; no overflow */
         mat[21] = det < 0 ? -1.0f : 1.0f;
     }
 }
@@ -587,86 +589,88 @@ static const char *joint_label(const iq_model *m, int32_t j) {
     return m->joints[j].name[0] ? m->joints[j].name : "(unnamed)";
 }
 
-/* The bounds of one pose of the model's mesh, for appended frames. */
-static void pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b) {
-    const iq_model *m = inst->model;
+/* The bounds of one pose of the model's mesh, for appended frames and for
+ * file bounds that were unusable (iq_numbers.c). Poses `inst`. */
+void iqi_pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b) {
     iq_compute_skin_matrices(inst, locals);
     iq_skin_vertices(inst);
-    memset(b, 0, sizeof *b);
-    for (uint32_t v = 0; v < m->vertex_count; v++) {
-        const float *p = inst->skinned_positions + 3 * (size_t)v;
-        for (int k = 0; k < 3; k++) {
-            if (v == 0 || p[k] < b->min[k]) b->min[k] = p[k];
-            if (v == 0 || p[k] > b->max[k]) b->max[k] = p[k];
-        }
-        float xy = sqrtf(p[0] * p[0] + p[1] * p[1]), r = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-        if (xy > b->xy_radius) b->xy_radius = xy;
-        if (r > b->radius) b->radius = r;
-    }
+    iqi_points_bounds(inst->skinned_positions, inst->skinned_positions ? inst->model->vertex_count : 0, b);
 }
 
 int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
     iq_error local_error;
     iq_error *err = iqi_error_reset(error, &local_error);
     if (!m || !src) return attach_fail(err, IQ_ERROR_INVALID_ARGUMENT, "the model and the animation source must not be NULL");
-    uint32_t nj = m->joint_count;
+    uint32_t nj = m->joint_count, ns = src->joint_count;
     if (!nj) return attach_fail(err, IQ_ERROR_SKELETON_MISMATCH, "the model has no skeleton to animate");
-    if (src->joint_count != nj)
-        return attach_fail(err, IQ_ERROR_SKELETON_MISMATCH, "the model has %u joints, the animations are for %u", nj,
-                           src->joint_count);
+    /* src joint i drives model joint map[i]: by name when both sides name every
+     * joint uniquely (a reordered or partial skeleton still fits), else by
+     * order, which needs equal counts. */
+    int by_name = names_usable(m) && names_usable(src);
+    if (!by_name && ns != nj)
+        return attach_fail(err, IQ_ERROR_SKELETON_MISMATCH,
+                           "the model has %u joints, the animations are for %u, and joints cannot be matched by name "
+                           "(the %s has unnamed or repeated joint names)",
+                           nj, ns, names_usable(m) ? "animation file" : "model");
     if (!src->frame_count || !src->frame_poses)
         return attach_fail(err, IQ_ERROR_INVALID_ARGUMENT, "the source has no animation frames to attach");
     if ((uint64_t)m->frame_count + src->frame_count > UINT32_MAX ||
         (uint64_t)m->animation_count + src->animation_count > UINT32_MAX)
         return attach_fail(err, IQ_ERROR_LIMIT, "too many frames or animations together");
 
-    /* src joint i drives model joint map[i]: by name when both sides name every
-     * joint uniquely (so a reordered skeleton still fits), else by order. */
     iqi_arena *arena = m->internal;
     iqi_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.arena = arena;
     ctx.model = m;
     ctx.error = err;
+    ctx.limits.max_magnitude = IQ_MAX_REACH; /* each file kept its own limit when it loaded */
     uint64_t total_frames = (uint64_t)m->frame_count + src->frame_count;
     uint64_t total_anims = (uint64_t)m->animation_count + src->animation_count;
     uint64_t names = 0;
     for (uint32_t i = 0; i < src->animation_count; i++) names += strlen(src->animations[i].name) + 1;
     int with_bounds = m->frame_bounds != NULL;
     /* What attaching adds to the model; the budget grows by exactly that (the
-     * source passed its own limits when it was loaded). */
+     * source passed its own limits when it was loaded). The map, the moved
+     * flags and the reach check's four doubles per joint are scratch. */
     uint64_t need = total_frames * nj * sizeof(iq_transform) + total_anims * sizeof(iq_animation) +
-                    (with_bounds ? total_frames * sizeof(iq_bounds) : 0) + names + nj * sizeof(uint32_t) +
-                    (src->animation_count + 8) * 32;
+                    (with_bounds ? total_frames * sizeof(iq_bounds) : 0) + names + (uint64_t)ns * sizeof(uint32_t) +
+                    (uint64_t)nj * (1 + 4 * sizeof(double)) + (src->animation_count + 12) * 32;
     if (need > (uint64_t)SIZE_MAX / 4 || need > (uint64_t)(SIZE_MAX - arena->budget))
         return attach_fail(err, IQ_ERROR_LIMIT, "the attached animations need %llu more bytes than this platform can address",
                            (unsigned long long)need);
     size_t old_budget = arena->budget;
     arena->budget += (size_t)need;
 
-    uint32_t *map = iqi_alloc(&ctx, nj, sizeof(uint32_t), "joint map");
-    if (!map) goto fail;
-    int by_name = names_usable(m) && names_usable(src);
-    for (uint32_t i = 0; i < nj; i++) {
-        if (!by_name) { map[i] = i; continue; }
+    uint32_t *map = iqi_alloc(&ctx, ns, sizeof(uint32_t), "joint map");
+    uint8_t *moved = iqi_alloc(&ctx, nj, 1, "moved joints");
+    if (!map || !moved) goto fail;
+    for (uint32_t i = 0; i < ns; i++) {
+        if (!by_name) { map[i] = i; moved[i] = 1; continue; }
         int32_t found = iq_find_joint(m, src->joints[i].name);
         if (found < 0) {
-            attach_fail(err, IQ_ERROR_SKELETON_MISMATCH, "the animations move joint '%s', which the model does not have",
-                        src->joints[i].name);
+            attach_fail(err, IQ_ERROR_SKELETON_MISMATCH,
+                        "the animations move joint '%s', which the model does not have (the model has %u joints, the "
+                        "animations %u)", src->joints[i].name, nj, ns);
             goto fail;
         }
         map[i] = (uint32_t)found;
+        moved[found] = 1;
     }
-    for (uint32_t i = 0; i < nj; i++) {
+    /* Parents that differ: the engines pose animations with the mesh's own
+     * hierarchy (the poses are local), so do we; the warning names them. */
+    char differ[112] = "";
+    uint32_t differ_count = 0, listed = 0, still = 0;
+    for (uint32_t i = 0; i < ns; i++) {
         int32_t sp = src->joints[i].parent, want = sp < 0 ? -1 : (int32_t)map[sp], have = m->joints[map[i]].parent;
-        if (want != have) {
-            attach_fail(err, IQ_ERROR_SKELETON_MISMATCH,
-                        "joint %u ('%s') has parent %d ('%s') in the model but %d ('%s') in the animations (matched by %s)",
-                        map[i], joint_label(m, (int32_t)map[i]), have, joint_label(m, have), sp, joint_label(src, sp),
-                        by_name ? "name" : "order");
-            goto fail;
-        }
+        if (want == have) continue;
+        size_t used = strlen(differ);
+        int n = snprintf(differ + used, sizeof differ - used, "%s'%s'", listed ? ", " : "", joint_label(m, (int32_t)map[i]));
+        if (n >= 0 && (size_t)n < sizeof differ - used) listed++;
+        else differ[used] = 0; /* did not fit: counted below instead */
+        differ_count++;
     }
+    for (uint32_t j = 0; j < nj; j++) still += !moved[j];
 
     iq_transform *frames = iqi_alloc(&ctx, total_frames * nj, sizeof(iq_transform), "attached frames");
     iq_animation *anims = iqi_alloc(&ctx, total_anims, sizeof(iq_animation), "attached animations");
@@ -675,9 +679,12 @@ int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
     if (m->frame_count) memcpy(frames, m->frame_poses, (size_t)m->frame_count * nj * sizeof(iq_transform));
     for (uint32_t f = 0; f < src->frame_count; f++) {
         iq_transform *dst = frames + ((size_t)m->frame_count + f) * nj;
-        const iq_transform *from = src->frame_poses + (size_t)f * nj;
-        for (uint32_t i = 0; i < nj; i++) dst[map[i]] = from[i];
+        const iq_transform *from = src->frame_poses + (size_t)f * ns;
+        for (uint32_t j = 0; j < nj; j++)
+            if (!moved[j]) dst[j] = m->joints[j].bind;
+        for (uint32_t i = 0; i < ns; i++) dst[map[i]] = from[i];
     }
+    if (!iqi_check_reach(&ctx, frames + (size_t)m->frame_count * nj, src->frame_count)) goto fail;
     if (m->animation_count) memcpy(anims, m->animations, (size_t)m->animation_count * sizeof(iq_animation));
     for (uint32_t i = 0; i < src->animation_count; i++) {
         iq_animation *a = &anims[m->animation_count + i];
@@ -693,7 +700,7 @@ int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
         iq_instance *inst = m->instance;
         for (uint32_t f = 0; f < src->frame_count; f++) {
             memcpy(inst->fade_pose, frames + ((size_t)m->frame_count + f) * nj, nj * sizeof(iq_transform));
-            pose_bounds(inst, inst->fade_pose, &bounds[m->frame_count + f]);
+            iqi_pose_bounds(inst, inst->fade_pose, &bounds[m->frame_count + f]);
         }
         iq_compute_skin_matrices(inst, inst->local_poses);
         iq_skin_vertices(inst);
@@ -703,6 +710,12 @@ int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
     m->animations = anims;
     m->animation_count = (uint32_t)total_anims;
     if (with_bounds) m->frame_bounds = bounds;
+    if (differ_count)
+        iqi_warn(&ctx, IQ_WARNING_NONSTANDARD, "%u joint(s) have other parents in the animations; posed with the model's: %s%s",
+                 differ_count, differ, listed < differ_count ? " and more" : "");
+    if (still)
+        iqi_warn(&ctx, IQ_WARNING_IGNORED_DATA, "%u of the model's %u joints are not in the animations; they keep their bind pose",
+                 still, nj);
     arena->budget = arena->used > old_budget ? arena->used : old_budget;
     return 0;
 fail:

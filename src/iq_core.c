@@ -199,21 +199,11 @@ int iqi_finish_model(iqi_ctx *ctx) {
                                 "the bind pose of joint %u ('%s') is not invertible (zero scale?)", i, m->joints[i].name);
         }
     }
+    if (!iqi_check_reach(ctx, NULL, 0)) return 0;
     if (m->vertex_count && m->positions) {
-        iq_bounds *b = &m->bounds;
-        for (int k = 0; k < 3; k++) { b->min[k] = m->positions[k]; b->max[k] = m->positions[k]; }
-        for (uint32_t v = 0; v < m->vertex_count; v++) {
-            const float *p = m->positions + 3 * v;
-            for (int k = 0; k < 3; k++) {
-                if (p[k] < b->min[k]) b->min[k] = p[k];
-                if (p[k] > b->max[k]) b->max[k] = p[k];
-            }
-            float xy = sqrtf(p[0] * p[0] + p[1] * p[1]), r = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-            if (xy > b->xy_radius) b->xy_radius = xy;
-            if (r > b->radius) b->radius = r;
-        }
+        iqi_points_bounds(m->positions, m->vertex_count, &m->bounds);
     }
-    return iqi_anim_prepare(ctx) && iqi_instance_prepare(ctx);
+    return iqi_anim_prepare(ctx) && iqi_instance_prepare(ctx) && iqi_numbers_finish(ctx);
 }
 
 // -- Entry points
@@ -226,6 +216,8 @@ static void fill_limits(iq_limits *l, const iq_load_opts *opts) {
     if (!l->fixed_allowance) l->fixed_allowance = (size_t)16 << 20;
     if (!l->max_joints) l->max_joints = 4096;
     if (!l->max_frames) l->max_frames = 1000000;
+    if (!(l->max_magnitude > 0)) l->max_magnitude = IQ_DEFAULT_MAX_MAGNITUDE; /* also NaN */
+    if (l->max_magnitude > IQ_MAX_REACH) l->max_magnitude = IQ_MAX_REACH;
 }
 
 /* A file shorter than its format's signature but matching its start is
@@ -233,6 +225,34 @@ static void fill_limits(iq_limits *l, const iq_load_opts *opts) {
 static int starts_with(const uint8_t *d, size_t n, const char *signature, size_t signature_size) {
     if (n == 0) return 0;
     return memcmp(d, signature, n < signature_size ? n : signature_size) == 0;
+}
+
+/* Formats that games ship under our extensions (Xonotic has Quake 1 MDL
+ * files named .md3): named in the error instead of "unknown". */
+static const struct { const char *magic; size_t size; const char *what; } siblings[] = {
+    {"IDPO", 4, "a Quake 1 MDL model (IDPO)"},
+    {"IDP2", 4, "a Quake 2 MD2 model (IDP2)"},
+    {"IDPC", 4, "a Return to Castle Wolfenstein MDC model (IDPC)"},
+    {"RDM5", 4, "an ioquake3 MDR model (RDM5)"},
+    {"MDSW", 4, "a Wolfenstein MDS model (MDSW)"},
+    {"MDMW", 4, "a Wolfenstein: Enemy Territory MDM mesh (MDMW)"},
+    {"MDXW", 4, "a Wolfenstein: Enemy Territory MDX skeleton (MDXW)"},
+    {"IDST", 4, "a Half-Life studio MDL model (IDST)"},
+    {"IDSQ", 4, "a Half-Life MDL sequence file (IDSQ)"},
+    {"IDSP", 4, "a Quake sprite (IDSP)"},
+    {"MD5Version", 10, "an MD5 mesh or animation (MD5Version)"},
+    {"ZYMOTICMODEL", 12, "a Darkplaces ZYM model (ZYMOTICMODEL)"},
+    {"DARKPLACESMODEL", 15, "a Darkplaces DPM model (DARKPLACESMODEL)"},
+    {"ACTRHEAD", 8, "an Unreal PSK mesh (ACTRHEAD)"},
+    {"ANIMHEAD", 8, "an Unreal PSA animation (ANIMHEAD)"},
+    {"glTF", 4, "a binary glTF model (glTF)"},
+    {"Kaydara FBX Binary", 18, "a binary FBX model (Kaydara FBX Binary)"},
+};
+
+static const char *sibling_format(const uint8_t *d, size_t n) {
+    for (size_t i = 0; i < sizeof siblings / sizeof siblings[0]; i++)
+        if (n >= siblings[i].size && memcmp(d, siblings[i].magic, siblings[i].size) == 0) return siblings[i].what;
+    return NULL;
 }
 
 static iq_format detect_format(const uint8_t *d, size_t n) {
@@ -295,7 +315,9 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     case IQ_FORMAT_IQE: ok = iqi_parse_iqe(&ctx); break;
     case IQ_FORMAT_MD3: ok = iqi_parse_md3(&ctx); break;
     default:
-        if (size < 4) iqi_fail(&ctx, IQ_ERROR_TRUNCATED, 0, "%zu bytes is too short to be a model file", size);
+        if (sibling_format(ctx.data, size))
+            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: interquake reads IQM, IQE and MD3", sibling_format(ctx.data, size));
+        else if (size < 4) iqi_fail(&ctx, IQ_ERROR_TRUNCATED, 0, "%zu bytes is too short to be a model file", size);
         else iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "no IQM, IQE or MD3 signature at the start of the file");
         break;
     }

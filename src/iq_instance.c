@@ -50,6 +50,12 @@ static void setup(iq_instance *inst, const iq_model *m, const instance_layout *l
     PIECE(fade_pose, iq_transform, fade, nj);
     PIECE(set_matrices, float, sets, iqi_anim_set_count(m));
 #undef PIECE
+    iqi_instance_reset(inst);
+}
+
+void iqi_instance_reset(iq_instance *inst) {
+    const iq_model *m = inst->model;
+    uint32_t nv = m->positions ? m->vertex_count : 0, nj = m->joint_count;
     if (nv) memcpy(inst->skinned_positions, m->positions, (size_t)nv * 3 * sizeof(float));
     if (inst->skinned_normals) memcpy(inst->skinned_normals, m->normals, (size_t)nv * 3 * sizeof(float));
     if (inst->skinned_tangents) memcpy(inst->skinned_tangents, m->tangents, (size_t)nv * 4 * sizeof(float));

@@ -7,6 +7,7 @@
 #include "interquake.h"
 #include <stdarg.h>
 #include <string.h>
+#include <math.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define IQI_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -31,6 +32,7 @@ typedef struct iqi_ctx {
     iqi_arena *arena;
     iq_model *model;
     iq_limits limits;     /* with defaults filled in */
+    uint32_t repaired[5]; /* per iqi_vector_kind: optional vertex vectors repaired (iq_numbers.c) */
 } iqi_ctx;
 
 /* Public entry points start with this: it clears the caller's error struct,
@@ -79,6 +81,36 @@ float iqi_half_to_float(uint16_t h);
 
 static inline int iqi_finite(float f) { return f == f && f - f == 0.0f; }
 
+/* -- Numbers (iq_numbers.c): the one policy for values that are not finite
+ * or too large. Positions, poses, tags and bounds must be usable (finite and
+ * within limits.max_magnitude) or the load fails; optional vertex vectors are
+ * repaired; file-stored frame bounds are recomputed. */
+static inline int iqi_usable(const iqi_ctx *ctx, double v) { return fabs(v) <= ctx->limits.max_magnitude; } /* NaN: 0 */
+/* Fails with 'bad_value' at a byte offset (line 0) or a line (text formats):
+ * "<what> is not a finite number" or "... is <v>, beyond the magnitude limit". */
+int iqi_fail_value(iqi_ctx *ctx, int64_t offset, uint32_t line, double value, const char *what_fmt, ...) IQI_PRINTF(5, 6);
+typedef enum iqi_vector_kind { IQI_NORMAL, IQI_TANGENT, IQI_COLOR, IQI_TEXCOORD, IQI_CUSTOM, IQI_VECTOR_KINDS } iqi_vector_kind;
+/* An optional vertex vector of n (<= 4) values with a value that is not
+ * usable gets the whole vector replaced by the kind's default: normal
+ * (0,0,1), tangent (1,0,0,1), colour (1,1,1,1), texcoord (0,0), custom 0.
+ * Counted in ctx->repaired; iqi_finish_model warns once per kind. Returns 1
+ * when it repaired. */
+int iqi_repair_vector(iqi_ctx *ctx, iqi_vector_kind kind, float *v, int n);
+/* Marks a file-stored frame bound unusable; iqi_finish_model recomputes it. */
+void iqi_mark_bounds_unusable(iq_bounds *b);
+/* Refuses a skeleton whose world or skin matrices, over the bind pose, every
+ * frame of the model and `extra_frames` more frames (joint_count poses each,
+ * NULL for none), or whose skinned vertices could pass IQ_MAX_REACH. */
+int iqi_check_reach(iqi_ctx *ctx, const iq_transform *extra, uint64_t extra_frames);
+/* The bounds of the model's mesh in one pose (iq_anim.c); overwrites the
+ * skin matrices and skinned arrays. */
+void iqi_pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b);
+/* Warns about repaired vectors and recomputes unusable frame bounds;
+ * iqi_finish_model calls it last. */
+int iqi_numbers_finish(iqi_ctx *ctx);
+/* Bounds (min, max, radii, in double) of n positions. */
+void iqi_points_bounds(const float *positions, uint32_t n, iq_bounds *b);
+
 /* -- Shared post-parse steps */
 /* Validates the skeleton (parent < index), computes inverse binds and the
  * evaluation buffers. Every parser calls it last. */
@@ -89,6 +121,8 @@ void iqi_quat_normalize(float q[4]);
 int iqi_anim_prepare(iqi_ctx *ctx);
 /* The model's own evaluation state (iq_instance.c), in its arena; after iqi_anim_prepare. */
 int iqi_instance_prepare(iqi_ctx *ctx);
+/* Puts an instance back in the bind pose (an MD3 in its first frame). */
+void iqi_instance_reset(iq_instance *inst);
 /* Influence sets CPU skinning blends (0 when nothing is skinned), and the
  * floats each needs in an instance's set_matrices. */
 uint32_t iqi_anim_set_count(const iq_model *model);

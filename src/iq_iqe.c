@@ -120,7 +120,7 @@ typedef struct iqe_parser {
     where max_vertex_ref, max_blend_index;
     uint32_t unknown_commands, unknown_line;
     char unknown_name[24];
-    uint32_t dropped_weights, negative_weights, extra_influences, repaired_vectors, empty_frames, ignored_frames,
+    uint32_t dropped_weights, negative_weights, extra_influences, empty_frames, ignored_frames,
         ignored_loops, unused_customs;
 } iqe_parser;
 
@@ -358,6 +358,19 @@ static int push_floats(iqe_parser *p, int attr, const double *v, int count) {
     return 1;
 }
 
+/* Optional vertex data: a value that is not a number the model can use
+ * (NaN, infinite, beyond the magnitude limit) repairs the whole vector
+ * (iq_numbers.c). */
+static int push_optional(iqe_parser *p, int attr, const double *v, int count, int nonfinite, iqi_vector_kind kind) {
+    float f[4];
+    for (int k = 0; k < count; k++) f[k] = nonfinite ? NAN : (float)v[k];
+    iqi_repair_vector(p->ctx, kind, f, count);
+    float *out = grow_push(p, &p->attr[attr], (size_t)count * sizeof(float), attr_names[attr]);
+    if (!out) return 0;
+    memcpy(out, f, (size_t)count * sizeof(float));
+    return 1;
+}
+
 static int parse_vertex_attr(iqe_parser *p, int attr) {
     if (!p->attr_first_line[attr]) p->attr_first_line[attr] = p->line;
     const char *what = attr_names[attr];
@@ -366,18 +379,19 @@ static int parse_vertex_attr(iqe_parser *p, int attr) {
     switch (attr) {
     case ATTR_VP:
         if (read_floats(p, what, v, 4, NULL) < 0) return 0; /* W is allowed and ignored (spec) */
+        for (int k = 0; k < 3; k++)
+            if (!iqi_usable(p->ctx, v[k])) return iqi_fail_value(p->ctx, -1, p->line, v[k], "vp: value %d", k + 1);
         return push_floats(p, attr, v, 3);
     case ATTR_VT:
-        if (read_floats(p, what, v, 2, NULL) < 0) return 0;
-        return push_floats(p, attr, v, 2);
+        if (read_floats(p, what, v, 2, &nonfinite) < 0) return 0;
+        return push_optional(p, attr, v, 2, nonfinite, IQI_TEXCOORD);
     case ATTR_VN:
         if (read_floats(p, what, v, 3, &nonfinite) < 0) return 0;
-        if (nonfinite) { v[0] = v[1] = v[2] = 0; p->repaired_vectors++; }
-        return push_floats(p, attr, v, 3);
+        return push_optional(p, attr, v, 3, nonfinite, IQI_NORMAL);
     case ATTR_VC:
         v[3] = 1;
-        if (read_floats(p, what, v, 4, NULL) < 0) return 0;
-        return push_floats(p, attr, v, 4);
+        if (read_floats(p, what, v, 4, &nonfinite) < 0) return 0;
+        return push_optional(p, attr, v, 4, nonfinite, IQI_COLOR);
     case ATTR_VX: {
         v[3] = 1;
         if ((n = read_floats(p, what, v, 6, &nonfinite)) < 0) return 0;
@@ -386,9 +400,12 @@ static int parse_vertex_attr(iqe_parser *p, int attr) {
                                     "vx: 5 values; it takes X Y Z [W] or X Y Z followed by a bitangent A B C");
         tangent_in *t = grow_push(p, &p->attr[attr], sizeof *t, what);
         if (!t) return 0;
-        if (nonfinite) { /* the Unvanquished exporter has written NaN tangents */
-            p->repaired_vectors++;
-            t->t[0] = 1; t->t[1] = t->t[2] = 0; t->t[3] = 1;
+        int usable = !nonfinite; /* the Unvanquished exporter has written NaN tangents */
+        for (int k = 0; k < n; k++) usable &= iqi_usable(p->ctx, v[k]) && iqi_finite((float)v[k]);
+        if (!usable) { /* repaired like every optional vector (iq_numbers.c) */
+            float nan4[4] = {NAN, 0, 0, 0};
+            iqi_repair_vector(p->ctx, IQI_TANGENT, nan4, 4);
+            memcpy(t->t, nan4, sizeof t->t);
             return 1;
         }
         for (int k = 0; k < 3; k++) t->t[k] = (float)v[k];
@@ -399,9 +416,6 @@ static int parse_vertex_attr(iqe_parser *p, int attr) {
         } else {
             t->t[3] = v[3] < 0 ? -1.0f : 1.0f;
         }
-        for (int k = 0; k < 4; k++)
-            if (!iqi_finite(t->t[k]) || (k < 3 && !iqi_finite(t->b[k])))
-                return iqi_fail_at_line(p->ctx, IQ_ERROR_BAD_VALUE, p->line, 1, "vx: a value does not fit a float");
         return 1;
     }
     case ATTR_VS: {
@@ -478,8 +492,8 @@ static int parse_vertex_attr(iqe_parser *p, int attr) {
         return 1;
     }
     default: { /* v0..v9 */
-        if (read_floats(p, what, v, 4, NULL) < 0) return 0;
-        return push_floats(p, attr, v, 4);
+        if (read_floats(p, what, v, 4, &nonfinite) < 0) return 0;
+        return push_optional(p, attr, v, 4, nonfinite, IQI_CUSTOM);
     }
     }
 }
@@ -788,9 +802,12 @@ static int parse_pose(iqe_parser *p, char kind) {
     }
     if (t.rotate[3] > 0) for (int k = 0; k < 4; k++) t.rotate[k] = -t.rotate[k]; /* canonical w <= 0, like the SDK */
     for (int k = 0; k < 3; k++) t.scale[k] = (float)scale[k];
-    for (int k = 0; k < 3; k++)
-        if (!iqi_finite(t.translate[k]) || !iqi_finite(t.scale[k]))
-            return iqi_fail_at_line(p->ctx, IQ_ERROR_BAD_VALUE, p->line, 1, "%s: a value does not fit a float", what);
+    for (int k = 0; k < 3; k++) {
+        if (!iqi_usable(p->ctx, v[k]) || !iqi_finite(t.translate[k]))
+            return iqi_fail_value(p->ctx, -1, p->line, v[k], "%s: translate %d", what, k + 1);
+        if (!iqi_usable(p->ctx, scale[k]) || !iqi_finite(t.scale[k]))
+            return iqi_fail_value(p->ctx, -1, p->line, scale[k], "%s: scale %d", what, k + 1);
+    }
 
     uint32_t anims = GROW_COUNT(p->anims, anim_rec);
     if (!anims) {
@@ -1633,8 +1650,6 @@ static int build_model(iqe_parser *p) {
         m->comment = c;
         m->comment_size = (uint32_t)p->comment_size;
     }
-    if (p->repaired_vectors)
-        iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u vn/vx lines had NaN or infinite values; set to (0,0,0) normals / (1,0,0,1) tangents", p->repaired_vectors);
     if (p->negative_weights) iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u negative blend weights were dropped", p->negative_weights);
     if (p->extra_influences) iqi_warn(ctx, IQ_WARNING_IGNORED_DATA, "%u vertices have more than 4 blend weights; the 4 largest were kept", p->extra_influences);
     if (p->ignored_frames || p->ignored_loops)

@@ -216,19 +216,22 @@ typedef struct vertex_array {
 } vertex_array;
 
 /* Converts one standard array into `components` floats per vertex; missing
- * components take `defaults`. Non-finite results are rejected. */
+ * components take `defaults`. Positions must be usable (finite, within the
+ * magnitude limit); other arrays are optional data, repaired per vertex
+ * (iq_numbers.c). kind < 0 means positions. */
 static int convert_floats(iqm_parser *p, const vertex_array *va, float *out, int components, const float *defaults,
-                          const char *what) {
+                          const char *what, int kind) {
     uint32_t n = p->ctx->model->vertex_count, cs = component_size[va->format];
     for (uint32_t v = 0; v < n; v++) {
         const uint8_t *src = p->d + va->offset + (size_t)v * va->size * cs;
+        float *o = out + (size_t)v * components;
         for (int k = 0; k < components; k++) {
-            float f = (uint32_t)k < va->size ? (float)read_normalized(src + k * cs, va->format) : defaults[k];
-            if (!iqi_finite(f))
-                return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, (int64_t)(src - p->d) + k * cs,
-                                "%s of vertex %u is not a finite number", what, v);
-            out[(size_t)v * components + k] = f;
+            double d = (uint32_t)k < va->size ? read_normalized(src + k * cs, va->format) : defaults[k];
+            o[k] = (float)d;
+            if (kind < 0 && !(iqi_usable(p->ctx, d) && iqi_finite(o[k])))
+                return iqi_fail_value(p->ctx, (int64_t)(src - p->d) + k * cs, 0, d, "%s %d of vertex %u", what, k, v);
         }
+        if (kind >= 0) iqi_repair_vector(p->ctx, (iqi_vector_kind)kind, o, components);
     }
     return 1;
 }
@@ -274,6 +277,20 @@ static int convert_blend(iqm_parser *p, const vertex_array *ia, const vertex_arr
     if (zero_sum) iqi_warn(p->ctx, IQ_WARNING_REPAIRED, "%u vertices had all blend weights zero; bound to their first joint", zero_sum);
     if (negative) iqi_warn(p->ctx, IQ_WARNING_REPAIRED, "%u negative blend weights were set to zero", negative);
     return 1;
+}
+
+/* A vertex's float vector in a custom array with a value that is not usable
+ * becomes 0, like other optional vertex data (iq_numbers.c); integer
+ * formats are always fine. */
+static void repair_custom(iqm_parser *p, uint8_t *data, uint32_t vertices, uint32_t size, uint32_t format) {
+    if (format != IQ_HALF && format != IQ_FLOAT && format != IQ_DOUBLE) return;
+    uint32_t cs = component_size[format];
+    for (uint32_t v = 0; v < vertices; v++) {
+        uint8_t *q = data + (size_t)v * size * cs;
+        float f[4];
+        for (uint32_t k = 0; k < size; k++) f[k] = (float)read_normalized(q + k * cs, format);
+        if (iqi_repair_vector(p->ctx, IQI_CUSTOM, f, (int)size)) memset(q, 0, (size_t)size * cs);
+    }
 }
 
 static int read_vertex_arrays(iqm_parser *p) {
@@ -335,19 +352,19 @@ static int read_vertex_arrays(iqm_parser *p) {
 
     uint32_t n = m->vertex_count = h->num_vertexes;
     static const float zero4[4] = {0, 0, 0, 0}, tangent_defaults[4] = {0, 0, 0, 1}, color_defaults[4] = {0, 0, 0, 1};
-    struct { int type, components; float **out; const float *defaults; const char *what; } floats[] = {
-        {IQM_POSITION, 3, &m->positions, zero4, "position"},
-        {IQM_TEXCOORD, 2, &m->texcoords, zero4, "texcoord"},
-        {IQM_NORMAL, 3, &m->normals, zero4, "normal"},
-        {IQM_TANGENT, 4, &m->tangents, tangent_defaults, "tangent"},
-        {IQM_COLOR, 4, &m->colors, color_defaults, "color"},
+    struct { int type, components; float **out; const float *defaults; const char *what; int kind; } floats[] = {
+        {IQM_POSITION, 3, &m->positions, zero4, "position", -1},
+        {IQM_TEXCOORD, 2, &m->texcoords, zero4, "texcoord", IQI_TEXCOORD},
+        {IQM_NORMAL, 3, &m->normals, zero4, "normal", IQI_NORMAL},
+        {IQM_TANGENT, 4, &m->tangents, tangent_defaults, "tangent", IQI_TANGENT},
+        {IQM_COLOR, 4, &m->colors, color_defaults, "color", IQI_COLOR},
     };
     for (size_t i = 0; i < sizeof floats / sizeof floats[0]; i++) {
         if (!have[floats[i].type]) continue;
         *floats[i].out = iqi_alloc(ctx, n, floats[i].components * sizeof(float), floats[i].what);
         if (!*floats[i].out) return 0;
         if (!convert_floats(p, &standard[floats[i].type], *floats[i].out, floats[i].components, floats[i].defaults,
-                            floats[i].what))
+                            floats[i].what, floats[i].kind))
             return 0;
     }
     if (have[IQM_BLENDINDEXES] != have[IQM_BLENDWEIGHTS]) {
@@ -368,6 +385,7 @@ static int read_vertex_arrays(iqm_parser *p) {
             void *copy = iqi_alloc(ctx, bytes ? bytes : 1, 1, "custom array data");
             if (!copy) return 0;
             memcpy(copy, p->d + va->offset, bytes);
+            repair_custom(p, copy, n, va->size, va->format);
             get_string(p, va->type - IQM_CUSTOM, va->header_at, "custom vertex array name", &ca->name);
             ca->type = va->type;
             ca->format = (iq_component)va->format;
@@ -479,9 +497,12 @@ static int read_joints(iqm_parser *p) {
         for (int k = 0; k < 3; k++) {
             j->bind.translate[k] = iqi_f32(r + 8 + 4 * k);
             j->bind.scale[k] = iqi_f32(r + 36 + 4 * k);
-            if (!iqi_finite(j->bind.translate[k]) || !iqi_finite(j->bind.scale[k]))
-                return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, at + 8, "joint %u ('%s'): translate or scale is not finite", i,
-                                j->name);
+            if (!iqi_usable(p->ctx, j->bind.translate[k]))
+                return iqi_fail_value(p->ctx, at + 8 + 4 * k, 0, j->bind.translate[k], "joint %u ('%s'): translate %d", i,
+                                      j->name, k);
+            if (!iqi_usable(p->ctx, j->bind.scale[k]))
+                return iqi_fail_value(p->ctx, at + 36 + 4 * k, 0, j->bind.scale[k], "joint %u ('%s'): scale %d", i, j->name,
+                                      k);
         }
         if (!read_quat(p, r + 20, j->bind.rotate, "joint", i)) return 0;
     }
@@ -590,11 +611,15 @@ static int read_frames(iqm_parser *p, const pose *poses) {
             const pose *ps = &poses[j];
             float v[10];
             for (int k = 0; k < 10; k++) {
+                /* the channel's value in the frame data, or the pose's offset when it is not animated */
+                int64_t at = (ps->mask & (1u << k)) ? (int64_t)(src - p->d) : (int64_t)h->ofs_poses + (int64_t)j * IQM_POSE_SIZE + 8 + 4 * k;
                 v[k] = ps->offset[k];
                 if (ps->mask & (1u << k)) {
                     v[k] += iqi_u16(src) * ps->scale[k];
                     src += 2;
                 }
+                if (!iqi_usable(ctx, v[k]))
+                    return iqi_fail_value(ctx, at, 0, v[k], "frame %u, joint %u: channel %d", f, j, k);
             }
             iq_transform *t = &m->frame_poses[(size_t)f * nj + j];
             for (int k = 0; k < 3; k++) {
@@ -603,9 +628,6 @@ static int read_frames(iqm_parser *p, const pose *poses) {
             }
             for (int k = 0; k < 4; k++) t->rotate[k] = v[3 + k];
             iqm_quat_normalize(t->rotate); /* quantised quaternions are not unit length */
-            for (int k = 0; k < 10; k++)
-                if (!iqi_finite(v[k]))
-                    return iqi_fail(ctx, IQ_ERROR_BAD_VALUE, h->ofs_frames, "frame %u, joint %u: channel %d overflows", f, j, k);
         }
     }
     return 1;
@@ -654,16 +676,17 @@ static int read_bounds(iqm_parser *p) {
     for (uint32_t f = 0; f < h->num_frames; f++) {
         const uint8_t *r = p->d + h->ofs_bounds + (size_t)f * IQM_BOUNDS_SIZE;
         float v[8];
+        int usable = 1;
         for (int k = 0; k < 8; k++) {
             v[k] = iqi_f32(r + 4 * k);
-            if (!iqi_finite(v[k]))
-                return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, (r - p->d) + 4 * k, "bounds of frame %u are not finite", f);
+            usable &= iqi_usable(p->ctx, v[k]);
         }
         iq_bounds *b = &m->frame_bounds[f];
         memcpy(b->min, v, 12);
         memcpy(b->max, v + 3, 12);
         b->xy_radius = v[6];
         b->radius = v[7];
+        if (!usable) iqi_mark_bounds_unusable(b); /* recomputed by iqi_finish_model, with a warning */
     }
     return 1;
 }

@@ -13,7 +13,9 @@
  * reject what would make an engine read out of bounds or loop (sections past
  * the end of the file, a surface end offset that does not move forward,
  * triangle indices outside their surface, a surface with a different frame
- * count than the header, non-finite numbers). Sections are checked against the
+ * count than the header, tags that are not finite or beyond the magnitude
+ * limit). Unusable frame records and texture coordinates are repaired
+ * (iq_numbers.c). Sections are checked against the
  * bytes actually present, never against offsets the file claims. */
 #include "iq_internal.h"
 #include <math.h>
@@ -114,9 +116,8 @@ static int check_range(md3_parser *p, int64_t field, uint64_t base, const char *
 static int read_vec(md3_parser *p, const uint8_t *src, float *out, int n, const char *what, uint32_t index) {
     for (int k = 0; k < n; k++) {
         out[k] = iqi_f32(src + 4 * k);
-        if (!iqi_finite(out[k]))
-            return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, (src - p->d) + 4 * k, "%s %u: value %d is not a finite number",
-                            what, index, k);
+        if (!iqi_usable(p->ctx, out[k]))
+            return iqi_fail_value(p->ctx, (src - p->d) + 4 * k, 0, out[k], "%s %u: value %d", what, index, k);
     }
     return 1;
 }
@@ -173,20 +174,33 @@ static int read_frames(md3_parser *p) {
     m->frame_info = iqi_alloc(ctx, p->frames, sizeof(iq_frame_info), "frame info");
     char *names = iqi_alloc(ctx, p->frames, MD3_FRAME_NAME_SIZE + 1, "frame names"); /* one block, not one per frame */
     if (!m->frame_bounds || !m->frame_info || !names) return 0;
-    uint32_t inverted = 0;
+    uint32_t inverted = 0, origins = 0;
     for (uint32_t f = 0; f < p->frames; f++, at += MD3_FRAME_SIZE) {
         const uint8_t *r = p->d + at;
         float v[10];
-        if (!read_vec(p, r, v, 10, "frame", f)) return 0;
+        int usable = 1, origin_usable = 1;
+        for (int k = 0; k < 10; k++) {
+            v[k] = iqi_f32(r + 4 * k);
+            if (iqi_usable(ctx, v[k])) continue;
+            if (k >= 6 && k < 9) origin_usable = 0;
+            else usable = 0;
+        }
+        /* Engines do not trust these records (a shipped Nexuiz model has
+         * garbage in them): unusable bounds are recomputed from the frame's
+         * vertices by iqi_finish_model, an unusable origin becomes 0. */
         iq_bounds *b = &m->frame_bounds[f];
         memcpy(b->min, v, sizeof b->min);
         memcpy(b->max, v + 3, sizeof b->max);
-        memcpy(m->frame_info[f].local_origin, v + 6, sizeof m->frame_info[f].local_origin);
         b->radius = v[9];
-        if (v[0] > v[3] || v[1] > v[4] || v[2] > v[5]) inverted++;
+        if (!usable) iqi_mark_bounds_unusable(b);
+        if (!origin_usable) { v[6] = v[7] = v[8] = 0; origins++; }
+        memcpy(m->frame_info[f].local_origin, v + 6, sizeof m->frame_info[f].local_origin);
+        if (usable && (v[0] > v[3] || v[1] > v[4] || v[2] > v[5])) inverted++;
         m->frame_info[f].name = copy_name(p, r + 40, MD3_FRAME_NAME_SIZE, names + (size_t)f * (MD3_FRAME_NAME_SIZE + 1));
     }
     if (inverted) iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u frame(s) have a bounding box with min > max", inverted);
+    if (origins)
+        iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u frame origin(s) were not finite or beyond the magnitude limit; set to 0", origins);
     return 1;
 }
 
@@ -399,10 +413,12 @@ static int decode_surfaces(md3_parser *p) {
         }
 
         const uint8_t *st = p->d + s->st_at;
-        for (uint32_t v = 0; v < s->verts; v++)
-            if (!read_vec(p, st + MD3_ST_SIZE * (size_t)v, m->texcoords + 2 * ((size_t)s->first_vertex + v), 2,
-                          "texture coordinate of surface vertex", v))
-                return 0;
+        for (uint32_t v = 0; v < s->verts; v++) {
+            float *uv = m->texcoords + 2 * ((size_t)s->first_vertex + v);
+            uv[0] = iqi_f32(st + MD3_ST_SIZE * (size_t)v);
+            uv[1] = iqi_f32(st + MD3_ST_SIZE * (size_t)v + 4);
+            iqi_repair_vector(ctx, IQI_TEXCOORD, uv, 2);
+        }
 
         const uint8_t *xyz = p->d + s->xyz_at;
         for (uint32_t f = 0; f < frames; f++) {

@@ -135,6 +135,7 @@ int iq_tag_matrix_at(const iq_model *m, uint32_t index, float frame, float out[1
     return iq_tag_matrix_frames(m, index, f0, f1, t, out);
 }
 
+/* Names compare as bytes: whatever the file holds, in any encoding. */
 int iq_tag_matrix(const iq_model *m, const char *name, float frame, float out[16]) {
     if (!m || !name || !out) return 0;
     for (uint32_t i = 0; i < m->tag_count; i++)

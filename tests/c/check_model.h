@@ -88,23 +88,49 @@ static inline int check_model(const iq_model *m) {
     }
     for (uint32_t i = 0; i < m->shader_count; i++)
         if (!m->shaders[i].name || m->shaders[i].mesh >= m->mesh_count) { IQT_BAD("shader %u", i); break; }
+    if (!iqt_all_finite(m->bounds.min, 8)) IQT_BAD("model bounds not finite");
+    if (m->frame_bounds)
+        for (uint32_t f = 0; f < m->frame_count; f++)
+            if (!iqt_all_finite(m->frame_bounds[f].min, 8)) { IQT_BAD("frame %u bounds not finite", f); break; }
     for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
         if (!memchr(m->warnings[i].message, 0, sizeof m->warnings[i].message)) IQT_BAD("warning %u not terminated", i);
     return bad;
 }
 
-/* Evaluates a few frames and checks the outputs stay finite. */
+/* Every output buffer the evaluation functions write is finite. */
+static inline int iqt_outputs_finite(const iq_model *m) {
+    size_t nv = m->vertex_count, nj = m->joint_count;
+    if (m->instance->skinned_positions && !iqt_all_finite(m->instance->skinned_positions, nv * 3)) return 0;
+    if (m->instance->skinned_normals && !iqt_all_finite(m->instance->skinned_normals, nv * 3)) return 0;
+    if (m->instance->skinned_tangents && !iqt_all_finite(m->instance->skinned_tangents, nv * 4)) return 0;
+    if (nj && (!iqt_all_finite(m->instance->skin_matrices, nj * 12) || !iqt_all_finite(m->instance->world_matrices, nj * 12) ||
+               !iqt_all_finite(m->instance->skin_matrices_4x4, nj * 16) || !iqt_all_finite(&m->instance->local_poses[0].translate[0], nj * 10)))
+        return 0;
+    return 1;
+}
+
+/* Evaluates a few frames, poses every animation (a few), queries every tag
+ * and joint matrix, and checks that every output is finite: the API promises
+ * finite numbers for every accepted model (interquake.h, "Trust"). */
 static inline int check_evaluate(iq_model *m) {
     int bad = 0;
-    float frames[] = {0.0f, 0.5f, (float)m->frame_count - 1.0f, 1e9f, -5.0f};
+    float frames[] = {0.0f, 0.5f, (float)m->frame_count - 1.0f, (float)m->frame_count - 1.5f, 1e9f, -5.0f};
     for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
         if (iq_evaluate(m, frames[i]) != 0) IQT_BAD("evaluate(%g) failed", frames[i]);
-        /* Non-finite input transforms in a valid file are rejected at load, so
-         * outputs can only blow up on overflow; report but do not treat as fatal there. */
-        if (m->instance->skinned_positions && !iqt_all_finite(m->instance->skinned_positions, (size_t)m->vertex_count * 3)) return bad;
+        if (!iqt_outputs_finite(m)) IQT_BAD("evaluate(%g): an output is not finite", frames[i]);
     }
+    /* Every tag, then every joint (iq_tag_matrix_at's index space), at three frames. */
+    uint64_t places = (uint64_t)m->tag_count + m->joint_count;
+    for (uint64_t t = 0; t < places && t < 8192; t++)
+        for (int k = 0; k < 3; k++) {
+            float mat[16], fr = k == 0 ? 0.0f : k == 1 ? 0.5f * (float)m->frame_count : (float)m->frame_count - 0.25f;
+            if (iq_tag_matrix_at(m, (uint32_t)t, fr, mat) != 1) { IQT_BAD("tag matrix %llu missing", (unsigned long long)t); break; }
+            if (!iqt_all_finite(mat, 16)) { IQT_BAD("tag matrix %llu at %g not finite", (unsigned long long)t, fr); break; }
+        }
+    float none[16];
+    if (iq_tag_matrix_at(m, (uint32_t)places, 0, none) != 0 && places < UINT32_MAX) IQT_BAD("tag index past the end answered");
     /* The animator on every animation (a few): playheads inside the animation,
-     * poses and joint queries succeed. */
+     * poses and joint queries succeed and stay finite. */
     if (m->joint_count && !m->instance->skin_matrices_4x4) IQT_BAD("joints but no 4x4 skin matrices");
     for (uint32_t a = 0; a < m->animation_count && a < 4; a++) {
         const iq_animation *an = &m->animations[a];
@@ -115,13 +141,26 @@ static inline int check_evaluate(iq_model *m) {
             play.time = 0.37 * loop - 0.1;
             play.opts.loop = (iq_loop_mode)loop;
             play.opts.speed = loop == IQ_LOOP_PINGPONG ? -1.5 : 1;
+            play.opts.flags = loop == IQ_LOOP_REPEAT ? IQ_PLAY_SLERP : 0;
             iq_playhead h;
             if (iq_pose_model(m, &play, loop == IQ_LOOP_ONCE ? &play : NULL, 0.5f, 1, &h) != 0) IQT_BAD("pose of animation %u failed", a);
             else if (an->frame_count && (h.frame_a < an->first_frame || h.frame_a >= an->first_frame + an->frame_count ||
                                          h.frame_b < an->first_frame || h.frame_b >= an->first_frame + an->frame_count))
                 IQT_BAD("animation %u: playhead frames %u, %u outside it", a, h.frame_a, h.frame_b);
-            float matrix[16];
-            if (m->joint_count && iq_joint_matrix(m, m->joint_count - 1, &play, NULL, 0, matrix) != 0) IQT_BAD("joint matrix");
+            if (!iqt_outputs_finite(m)) IQT_BAD("pose of animation %u: an output is not finite", a);
+            if (m->joint_count) {
+                iq_transform *locals = m->instance->local_poses; /* joint_count entries */
+                if (iq_sample_animation(m, a, play.time + 0.05, &play.opts, locals, NULL) != 0 ||
+                    !iqt_all_finite(&locals[0].translate[0], (size_t)m->joint_count * 10))
+                    IQT_BAD("sample of animation %u not finite", a);
+                for (uint32_t j = 0; j < m->joint_count && j < 256; j++) {
+                    float matrix[16];
+                    if (iq_joint_matrix(m, j, &play, &play, 0.25f, matrix) != 0 || !iqt_all_finite(matrix, 16)) {
+                        IQT_BAD("joint matrix %u of animation %u", j, a);
+                        break;
+                    }
+                }
+            }
         }
     }
     return bad;

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *bytes = iq_write_iqm(m, &out_size, &err);
     if (!bytes) abort();
     iq_model *back = iq_load_memory(bytes, out_size, NULL, &err);
-    if (!back || check_model(back) || back->vertex_count != m->vertex_count || back->triangle_count != m->triangle_count ||
+    if (!back || check_model(back) || check_evaluate(back) || back->vertex_count != m->vertex_count || back->triangle_count != m->triangle_count ||
         back->frame_count != m->frame_count || back->joint_count != m->joint_count ||
         back->custom_array_count != m->custom_array_count || back->extension_count != m->extension_count)
         abort();

@@ -296,7 +296,85 @@ static void test_clip_playhead(void) {
     CHECK(iq_clip_playhead(&m, &clip, 0, NULL, &h) == 0, "a clip inside the model's frames");
 }
 
+static iq_model *load_text(const char *text) {
+    iq_error err;
+    iq_model *m = iq_load_memory(text, strlen(text), NULL, &err);
+    CHECK(m != NULL, "%s", err.message);
+    return m;
+}
+
+static int has_warning(const iq_model *m, iq_warning_code code, const char *text) {
+    for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
+        if (m->warnings[i].code == code && strstr(m->warnings[i].message, text)) return 1;
+    return 0;
+}
+
+/* Red Eclipse's rocket_idle.iqm and friends: unnamed joints (matched by
+ * order) whose parents differ from the player mesh's for three joints.
+ * Engines pose them with the mesh's hierarchy; so must we. */
+static void test_attach_other_parents(void) {
+    iq_model *m = load_text("# Inter-Quake Export\njoint root\njoint b 0\njoint c 1\njoint d 2\njoint e 0\n"
+                            "pq 0 0 0 0 0 0 1\npq 0 0 0 0 0 0 1\npq 0 0 0 0 0 0 1\npq 0 0 0 0 0 0 1\npq 0 0 0 0 0 0 1\n");
+    /* parents -1 0 0 1 1: c, d and e differ from the mesh's -1 0 1 2 0 */
+    iq_model *anim = load_text("# Inter-Quake Export\njoint \"\"\njoint \"\" 0\njoint \"\" 0\njoint \"\" 1\njoint \"\" 1\n"
+                               "animation idle\nframe\npq 1 0 0 0 0 0 1\npq 0 1 0 0 0 0.70710678 0.70710678\n"
+                               "pq 0 0 1 0 0 0 1\npq 2 0 0 0 0 0 1\npq 0 0 3 0 0 0 1\n");
+    if (!m || !anim) { iq_free(m); iq_free(anim); return; }
+    iq_error err;
+    uint32_t warnings = m->warning_count;
+    CHECK(iq_attach_animations(m, anim, &err) == 0, "attach: %s", err.message);
+    CHECK(m->animation_count == 1 && m->frame_count == 1, "attached");
+    CHECK(m->warning_count == warnings + 1 && has_warning(m, IQ_WARNING_NONSTANDARD, "3 joint(s) have other parents") &&
+              has_warning(m, IQ_WARNING_NONSTANDARD, "'c', 'd', 'e'"),
+          "one warning naming the three joints: %s", m->warning_count ? m->warnings[m->warning_count - 1].message : "");
+    CHECK(m->joints[3].parent == 2 && m->joints[4].parent == 0, "the mesh's hierarchy is kept");
+    /* d in the mesh's hierarchy: root (1,0,0) * b (0,1,0) turned 90 degrees
+     * about z * c (0,0,1) * d (2,0,0): d's origin (2,0,0) -> c (2,0,1) ->
+     * b turns it to (0,2,1) and adds (0,1,0) -> root adds (1,0,0): (1,3,1);
+     * its x axis turned by b: (0,1,0). (With the animation's parents it
+     * would be (1,3,0).) */
+    iq_play play;
+    memset(&play, 0, sizeof play);
+    float out[16], tag[16];
+    CHECK(iq_joint_matrix(m, 3, &play, NULL, 0, out) == 0, "joint matrix");
+    CHECK(fabsf(out[12] - 1) < 1e-5f && fabsf(out[13] - 3) < 1e-5f && fabsf(out[14] - 1) < 1e-5f, "d at (%g, %g, %g)", out[12],
+          out[13], out[14]);
+    CHECK(fabsf(out[0]) < 1e-5f && fabsf(out[1] - 1) < 1e-5f && fabsf(out[2]) < 1e-5f, "d's x axis (%g, %g, %g)", out[0], out[1], out[2]);
+    CHECK(iq_tag_matrix(m, "d", 0, tag) == 1 && fabsf(tag[14] - 1) < 1e-5f, "the tag query agrees");
+    CHECK(iq_pose_model(m, &play, NULL, 0, 1, NULL) == 0 && fabsf(m->instance->world_matrices[12 * 3 + 11] - 1) < 1e-5f, "posed world matrix");
+    CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants");
+
+    /* By name: the animations move a subset of the model's joints; the rest keep their bind pose. */
+    iq_model *part = load_text("# Inter-Quake Export\njoint root\njoint c 0\nanimation bend\nframe\npq 0 0 5 0 0 0 1\npq 0 0 7 0 0 0 1\n");
+    if (part) {
+        CHECK(iq_attach_animations(m, part, &err) == 0, "subset by name: %s", err.message);
+        CHECK(has_warning(m, IQ_WARNING_IGNORED_DATA, "3 of the model's 5 joints are not in the animations"), "bind-pose warning");
+        CHECK(has_warning(m, IQ_WARNING_NONSTANDARD, "'c'"), "c's parent differs too");
+        const iq_transform *f = m->frame_poses + 1 * 5;
+        CHECK(f[0].translate[2] == 5 && f[2].translate[2] == 7 && f[1].translate[2] == 0 && f[3].translate[0] == 0, "mapped by name");
+        CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants");
+    }
+    /* What cannot be mapped is refused, saying why; the model is unchanged. */
+    iq_model *two = load_text("# Inter-Quake Export\njoint \"\"\njoint \"\" 0\nanimation x\nframe\npq 0 0 0 0 0 0 1\npq 0 0 0 0 0 0 1\n");
+    iq_model *stranger = load_text("# Inter-Quake Export\njoint root\njoint zz 0\nanimation y\nframe\npq 0 0 0 0 0 0 1\npq 0 0 0 0 0 0 1\n");
+    uint32_t frames = m->frame_count;
+    if (two)
+        CHECK(iq_attach_animations(m, two, &err) == IQ_ERROR_SKELETON_MISMATCH && strstr(err.message, "5 joints") &&
+                  strstr(err.message, "cannot be matched by name"),
+              "unnamed, other count: %s", err.message);
+    if (stranger)
+        CHECK(iq_attach_animations(m, stranger, &err) == IQ_ERROR_SKELETON_MISMATCH && strstr(err.message, "'zz'"),
+              "unknown joint: %s", err.message);
+    CHECK(m->frame_count == frames, "unchanged after refusals");
+    iq_free(two);
+    iq_free(stranger);
+    iq_free(part);
+    iq_free(anim);
+    iq_free(m);
+}
+
 int main(void) {
+    test_attach_other_parents();
     test_playhead_on_paper();
     test_playhead_sweep();
     test_skinning_against_plain_blend(CORPUS "mrfixit/mrfixit.iqm");

@@ -393,7 +393,15 @@ static void test_bad_input(void) {
         /* 19 */
         {"vx with 5 numbers", "# Inter-Quake Export\nvp\nvx 1 0 0 1 0\n", IQ_ERROR_SYNTAX, 3, 1, "5 values"},
         {"NaN position", "# Inter-Quake Export\nvp 0 nan 0\n", IQ_ERROR_BAD_VALUE, 2, 6, "'nan'"},
-        {"infinite texcoord", "# Inter-Quake Export\nvp\nvt 1e999 0\n", IQ_ERROR_BAD_VALUE, 3, 4, "'1e999'"},
+        /* infinite texcoords are repaired now (test_numbers below); huge positions and poses are refused */
+        {"position beyond the magnitude limit", "# Inter-Quake Export\nvp 0 1e20 0\n", IQ_ERROR_BAD_VALUE, 2, 1, "vp: value 2 is 1e+20, beyond the magnitude limit"},
+        {"position beyond float", "# Inter-Quake Export\nvp 0 0 1e300\n", IQ_ERROR_BAD_VALUE, 2, 1, "vp: value 3 is 1e+300"},
+        {"frame translate 3e38", "# Inter-Quake Export\njoint a\npq 0 0 0 0 0 0 1\nanimation x\nframe\npq 3e38 0 0 0 0 0 1 1e30 1 1\n",
+         IQ_ERROR_BAD_VALUE, 6, 1, "pq: translate 1 is 3e+38"},
+        {"frame scale 1e30", "# Inter-Quake Export\njoint a\npq 0 0 0 0 0 0 1\nanimation x\nframe\npq 0 0 0 0 0 0 1 1e30 1 1\n",
+         IQ_ERROR_BAD_VALUE, 6, 1, "pq: scale 1 is 1e+30"},
+        {"bind translate NaN via pm overflow", "# Inter-Quake Export\njoint a\npm 0 0 0 1e200 0 0 0 1e200 0 0 0 1e200\n",
+         IQ_ERROR_BAD_VALUE, 3, 1, "pm: scale 1"},
         {"too many position values", "# Inter-Quake Export\nvp 1 2 3 4 5\n", IQ_ERROR_SYNTAX, 2, 12, "'5'"},
         /* 20 */
         {"vertexarray without type", "# Inter-Quake Export\nvertexarray\n", IQ_ERROR_SYNTAX, 2, 1, "no TYPE"},
@@ -497,7 +505,8 @@ static void test_bad_input(void) {
     if (m) {
         CHECK(m->tangents[3] == -1, "vx w given");
         CHECK(m->tangents[7] == -1, "vx bitangent: cross((0,0,1),(1,0,0)) = (0,1,0), b = (0,-1,0): w = -1");
-        CHECK(near3(m->tangents + 8, 1, 0, 0) && near3(m->normals + 6, 0, 0, 0), "NaN repaired");
+        /* one policy for every format (iq_numbers.c): a NaN normal becomes (0,0,1), no longer (0,0,0) */
+        CHECK(near3(m->tangents + 8, 1, 0, 0) && m->tangents[11] == 1 && near3(m->normals + 6, 0, 0, 1), "NaN repaired");
         CHECK(has_warning(m, IQ_WARNING_REPAIRED, "NaN"), "NaN warning");
         iq_free(m);
     }
@@ -701,7 +710,70 @@ static void test_attach_animation_file(void) {
     iq_free(anims);
 }
 
+/* Numbers (iq_numbers.c): optional data repaired, positions over the limit
+ * refused, the limit configurable; names are bytes. */
+static void test_numbers(void) {
+    iq_error err;
+    iq_model *m = load_text("# Inter-Quake Export\nvertexarray custom0 float 4\nvp 0 0 0\nvt 1e999 0.5\nvc nan 0 0 1\nv0 1 inf 2 3\n"
+                            "vp 1 0 0\nvt 0.25 0.5\nvc 0 0 0 1\nv0 1 2 3 4\nvp 0 1 0\nvt 1 1\nvc 1e7 0 0 1\nv0 0 0 0 0\n", &err);
+    CHECK(m != NULL, "repairable vertex data loads: %s", err.message);
+    if (m) {
+        CHECK(m->texcoords[0] == 0 && m->texcoords[1] == 0 && m->texcoords[2] == 0.25f, "texcoord repaired to (0,0)");
+        CHECK(m->colors[0] == 1 && m->colors[3] == 1 && m->colors[4] == 0 && m->colors[8] == 1 && m->colors[9] == 1,
+              "NaN colour and colour beyond the limit repaired to white");
+        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "1 texture coordinate(s)") &&
+                  has_warning(m, IQ_WARNING_REPAIRED, "2 colour(s)") && has_warning(m, IQ_WARNING_REPAIRED, "custom array"),
+              "one counted warning per kind");
+        CHECK(m->custom_array_count == 1, "custom array");
+        if (m->custom_array_count == 1) {
+            const float *c = m->custom_arrays[0].data;
+            CHECK(c[0] == 0 && c[1] == 0 && c[4] == 1 && c[5] == 2, "custom vector repaired to 0");
+        }
+        CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants");
+        iq_free(m);
+    }
+    /* The limit is iq_limits.max_magnitude: 20 is refused under a limit of 10, on its line. */
+    const char *text = "# Inter-Quake Export\nvp 0 0 0\nvp 20 0 0\n";
+    iq_load_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.limits.max_magnitude = 10;
+    m = iq_load_memory(text, strlen(text), &opts, &err);
+    CHECK(!m && err.code == IQ_ERROR_BAD_VALUE && err.line == 3 && strstr(err.message, "beyond the magnitude limit of 10"),
+          "custom limit: %s line %u", err.message, err.line);
+    iq_free(m);
+    m = load_text(text, &err);
+    CHECK(m && m->bounds.radius == 20, "the default limit takes it");
+    iq_free(m);
+    /* A chain of joints each scaling by 1e5 in a frame is fine joint by joint, but
+     * the composed scale of j5 (1e5^6) reaches IQ_MAX_REACH: refused, naming it. */
+    char chain[1024] = "# Inter-Quake Export\n";
+    for (int j = 0; j < 8; j++) {
+        size_t used = strlen(chain);
+        if (j == 0) snprintf(chain + used, sizeof chain - used, "joint j0\n");
+        else snprintf(chain + used, sizeof chain - used, "joint j%d %d\n", j, j - 1);
+    }
+    for (int j = 0; j < 8; j++) strcat(chain, "pq 0 0 0 0 0 0 1\n");
+    strcat(chain, "vp 1 1 1\nvb 7 1\nanimation a\nframe\n");
+    for (int j = 0; j < 8; j++) strcat(chain, "pq 0 0 0 0 0 0 1 1e5 1e5 1e5\n");
+    m = load_text(chain, &err);
+    CHECK(!m && err.code == IQ_ERROR_BAD_VALUE && strstr(err.message, "'j5'"), "composed reach: %s", err.message);
+    iq_free(m);
+    /* Names are the file's bytes: a joint named with high (Latin-1) bytes is
+     * found by those bytes, and by index. */
+    m = load_text("# Inter-Quake Export\njoint \"tag_\xe9\xad" "ead\"\npq 1 2 3 0 0 0 1\n", &err);
+    CHECK(m != NULL, "high-byte name: %s", err.message);
+    if (m) {
+        float a[16], b[16];
+        CHECK(strcmp(m->joints[0].name, "tag_\xe9\xad" "ead") == 0, "bytes kept");
+        CHECK(iq_tag_matrix(m, "tag_\xe9\xad" "ead", 0, a) == 1 && a[12] == 1 && a[13] == 2 && a[14] == 3, "found by its bytes");
+        CHECK(iq_tag_matrix_at(m, 0, 0, b) == 1 && memcmp(a, b, sizeof a) == 0, "and by index");
+        CHECK(iq_tag_matrix_at(m, 1, 0, b) == 0, "index past the joints");
+        iq_free(m);
+    }
+}
+
 int main(void) {
+    test_numbers();
     test_corpus();
     test_poses();
     test_faces();

@@ -102,6 +102,91 @@ static int tags_finite(iq_model *m) {
     return bad;
 }
 
+static int has_warning(const iq_model *m, iq_warning_code code, const char *text) {
+    for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
+        if (m->warnings[i].code == code && strstr(m->warnings[i].message, text)) return 1;
+    return 0;
+}
+static void put_f32(unsigned char *p, float f) { memcpy(p, &f, 4); } /* the tests run little-endian */
+
+/* Numbers (iq_numbers.c): tags beyond the magnitude limit are refused at
+ * their byte; garbage frame records are recomputed; texcoords repaired. */
+static void test_numbers(void) {
+    size_t n;
+    unsigned char *d = iqt_read_file(SARGE "lower.md3", &n);
+    if (!d) { CHECK(0, "missing lower.md3"); return; }
+    unsigned char *c = malloc(n);
+    iq_error err;
+    int32_t ofs_frames = rd32(d + 92), ofs_tags = rd32(d + 96), tags = rd32(d + 80);
+
+    /* A tag origin of 3e38 (finite, but Infinity in the player's tag matrices). */
+    memcpy(c, d, n);
+    int64_t at = ofs_tags + 112 * (int64_t)(tags + 1) + 64 + 4; /* frame 1, tag 1, origin y */
+    put_f32(c + at, 3e38f);
+    iq_model *m = iq_load_memory(c, n, NULL, &err);
+    CHECK(!m && err.code == IQ_ERROR_BAD_VALUE && err.offset == at && strstr(err.message, "3e+38, beyond the magnitude limit"),
+          "tag origin 3e38: %s at %lld", err.message, (long long)err.offset);
+    iq_free(m);
+
+    /* Garbage frame bounds (a real Nexuiz MD3 has them): recomputed from the
+     * frame's vertices, with a warning; a garbage origin becomes 0. */
+    memcpy(c, d, n);
+    put_f32(c + ofs_frames + 56 * 3 + 4, NAN);       /* frame 3: min y */
+    put_f32(c + ofs_frames + 56 * 5 + 36, -1e36f);   /* frame 5: radius */
+    put_f32(c + ofs_frames + 56 * 5 + 24, INFINITY); /* frame 5: origin x */
+    m = iq_load_memory(c, n, NULL, &err);
+    iq_model *plain = iq_load_memory(d, n, NULL, &err);
+    CHECK(m && plain, "garbage frame bounds load: %s", err.message);
+    if (m && plain) {
+        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "2 frame bound(s)") && has_warning(m, IQ_WARNING_REPAIRED, "1 frame origin"),
+              "warnings");
+        CHECK(m->frame_info[5].local_origin[0] == 0, "origin set to 0");
+        for (int f = 3; f <= 5; f += 2) { /* the box of the frame's vertices, computed here */
+            const float *pos = m->frame_positions + 3 * (size_t)f * m->vertex_count;
+            float lo[3] = {pos[0], pos[1], pos[2]}, hi[3] = {pos[0], pos[1], pos[2]};
+            double r2 = 0;
+            for (uint32_t v = 0; v < m->vertex_count; v++)
+                for (int k = 0; k < 3; k++) {
+                    lo[k] = fminf(lo[k], pos[3 * v + k]);
+                    hi[k] = fmaxf(hi[k], pos[3 * v + k]);
+                    if (k == 2) r2 = fmax(r2, (double)pos[3 * v] * pos[3 * v] + (double)pos[3 * v + 1] * pos[3 * v + 1] + (double)pos[3 * v + 2] * pos[3 * v + 2]);
+                }
+            const iq_bounds *b = &m->frame_bounds[f];
+            CHECK(memcmp(b->min, lo, 12) == 0 && memcmp(b->max, hi, 12) == 0 && fabs(b->radius - sqrt(r2)) < 1e-4,
+                  "frame %d recomputed: radius %g vs %g", f, b->radius, sqrt(r2));
+        }
+        CHECK(memcmp(&m->frame_bounds[4], &plain->frame_bounds[4], sizeof(iq_bounds)) == 0, "usable frames keep the file's bounds");
+        CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants");
+    }
+    iq_free(m);
+    iq_free(plain);
+
+    /* A NaN texture coordinate: (0,0), counted. */
+    memcpy(c, d, n);
+    int32_t surf = rd32(d + 100), ofs_st = rd32(d + surf + 96);
+    put_f32(c + surf + ofs_st + 8 * 2, NAN);
+    m = iq_load_memory(c, n, NULL, &err);
+    CHECK(m && m->texcoords[4] == 0 && m->texcoords[5] == 0 && has_warning(m, IQ_WARNING_REPAIRED, "1 texture coordinate"),
+          "texcoord repaired: %s", m ? "" : err.message);
+    iq_free(m);
+
+    /* Names are bytes: a tag renamed with high bytes is found by them, and by index. */
+    memcpy(c, d, n);
+    memcpy(c + ofs_tags, "tag_\xe9\xad" "ead", 9);
+    m = iq_load_memory(c, n, NULL, &err);
+    CHECK(m != NULL, "renamed tag: %s", err.message);
+    if (m) {
+        float a[16], b[16];
+        CHECK(iq_tag_matrix(m, "tag_\xe9\xad" "ead", 2.5f, a) == 1 && iq_tag_matrix_at(m, 0, 2.5f, b) == 1 &&
+                  memcmp(a, b, sizeof a) == 0,
+              "by bytes and by index");
+        CHECK(iq_tag_matrix_at(m, m->tag_count, 0, b) == 0, "no joints after the tags");
+        iq_free(m);
+    }
+    free(c);
+    free(d);
+}
+
 // -- TGA
 
 /* A small RLE TGA built here: 24-bit, top-left, runs and raw packets across rows. */
@@ -220,6 +305,7 @@ static void test_tga_files(void) {
 int main(void) {
     test_corpus();
     test_tag_matrix_arguments();
+    test_numbers();
     iqt_truncation_sweep(ASSIMP "watercan.md3", 1, 0, tags_finite);
     iqt_truncation_sweep(SARGE "head.md3", 1, 0, tags_finite);
     iqt_truncation_sweep(SARGE "upper_2.md3", 211, 0, tags_finite);

@@ -258,7 +258,11 @@ test('12: animations past the frames, bad framerates, zero length', () => {
 
 test('13: bounds, adjacency, comment and extension ranges; adjacency values; extension cycles', () => {
   rejects(patchU32(good.bytes, 'ofs_bounds', good.bytes.length - 40), 'out_of_range', 'bounds past EOF');
-  rejects(patchF32(good.bytes, h.ofs_bounds, NaN), 'bad_value', 'NaN bounds');
+  // Garbage file bounds are recomputed with a warning now (C: iq_numbers.c), no longer refused.
+  const nanBounds = iq.load(patchF32(good.bytes, h.ofs_bounds, NaN), { name: 'NaN bounds' });
+  assert.ok(nanBounds.warnings.some((w) => w.code === 'repaired' && /frame bound/.test(w.message)), 'NaN bounds: warning');
+  assert.ok(nanBounds.frameBounds.every(Number.isFinite), 'NaN bounds: recomputed');
+  nanBounds.dispose();
   rejects(patchU32(good.bytes, 'ofs_adjacency', good.bytes.length - 4), 'out_of_range', 'adjacency past EOF');
   rejects(patchU32(good.bytes, h.ofs_adjacency, 2), 'bad_index', 'adjacency names triangle == num_triangles');
   rejects(patchU32(good.bytes, 'num_comment', 1 << 20), 'out_of_range', 'comment past EOF');

@@ -487,7 +487,8 @@ test('bad headers are rejected with specific codes (item 25)', () => {
   const magic = bytes.slice();
   magic[3] = 0x32;
   rejects(magic, 'bad_magic', 'IDP2');
-  assert.throws(() => iq.load(magic), { code: 'unknown_format' });
+  // IDP2 is Quake 2's MD2: named now (C: sibling formats), no longer 'unknown_format'.
+  assert.throws(() => iq.load(magic), { code: 'unsupported', message: /Quake 2 MD2/ });
   rejects(patchI32(bytes, HEADER.version, 14), 'bad_version', 'version 14');
   rejects(patchI32(bytes, HEADER.num_frames, 0), 'bad_animation', 'no frames');
   rejects(patchI32(bytes, HEADER.num_frames, -1), 'bad_value', 'negative frames');
@@ -546,12 +547,22 @@ test('triangle indices outside their surface are rejected (item 29)', () => {
 
 test('non-finite numbers are rejected (item 31)', () => {
   const { bytes, layout } = buildMD3({ tags: [{ name: 'tag_a' }], surfaces: [quadSurface()] });
-  rejects(patchF32(bytes, layout.ofsFrames + 8, NaN), 'bad_value', 'NaN in frame bounds');
-  rejects(patchF32(bytes, layout.ofsFrames + 36, Infinity), 'bad_value', 'infinite radius');
+  // Garbage frame records are recomputed with a warning now (a shipped Nexuiz MD3 has them), no longer refused.
+  for (const [at, value, what] of [[8, NaN, 'NaN in frame bounds'], [36, Infinity, 'infinite radius']]) {
+    const m = iq.load(patchF32(bytes, layout.ofsFrames + at, value), { name: what });
+    assert.ok(m.warnings.some((w) => w.code === 'repaired'), what);
+    assert.ok(m.frameBounds.every(Number.isFinite), what);
+    m.dispose();
+  }
   rejects(patchF32(bytes, layout.ofsTags + 64, NaN), 'bad_value', 'NaN tag origin');
   rejects(patchF32(bytes, layout.ofsTags + 100, -Infinity), 'bad_value', 'infinite tag axis');
   const s = layout.surfaces[0];
-  rejects(patchF32(bytes, s.at + s.ofsSt + 4, NaN), 'bad_value', 'NaN texture coordinate');
+  // Texture coordinates are optional data: repaired to (0,0) with a warning now (C: iq_numbers.c), no longer refused.
+  const nanUV = iq.load(patchF32(bytes, s.at + s.ofsSt + 4, NaN), { name: 'NaN texture coordinate' });
+  assert.deepEqual(codes(nanUV), ['repaired']);
+  assert.deepEqual([...nanUV.texcoords.subarray(0, 2)], [0, 0]);
+  nanUV.dispose();
+  rejects(patchF32(bytes, layout.ofsTags + 64 + 4, 3e38), 'bad_value', 'tag origin 3e38 (beyond the magnitude limit)');
   // zero-length tag axes are not an error: tagMatrix rebuilds a basis
   const zero = iq.load(buildMD3({ tags: [{ name: 't', frames: [{ axes: [[0, 0, 0], [0, 1, 0], [0, 0, 1]] }] }] }).bytes);
   assert.deepEqual(codes(zero), ['repaired']);
