@@ -73,11 +73,11 @@ test('info on an IQM: counts, materials, a short joint tree, animations with fps
   assert.equal(shown.length + folded, 75);
   assert.match(r.stdout, /\n {2}idle +frames 0-100 \(101\) +24 fps +4\.208 s +once\n/);
   assert.match(r.stdout, /warnings: none/);
-  model.dispose();
 
   const full = run('info', mrfixit, '--full');
   assert.equal(full.status, 0, full.stderr);
   for (const joint of model.joints) assert.match(full.stdout, new RegExp(`\\n +${joint.name.replace('.', '\\.')}\\n`));
+  model.dispose();
 });
 
 test('info on an MD3: every shader of a surface, tags, and frames without an invented animation', () => withDir((dir) => {

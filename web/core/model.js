@@ -187,6 +187,15 @@ const Posing = {
   },
 };
 
+// Models and instances that are collected without dispose() give their WASM memory back: the
+// registry holds only the handle (and the library's exports), never the object.
+const collected = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ exports, handle }) => exports.iq_wasm_dispose(handle))
+  : null;
+
+/** `using model = iq.load(...)` (explicit resource management) calls dispose() at the end of the block. */
+export const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : null;
+
 function definePosing(Class) {
   for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(Posing))) {
     Object.defineProperty(Class.prototype, key, descriptor);
@@ -202,9 +211,12 @@ export class Model {
     this._views = new Views(this._wasm);
     this._model = this;
     this._instances = new Set();
+    this._d = {}; // the model's records, read through getters that throw once it is disposed
+    /** The name given to load() (kept after dispose(), unlike everything else). */
     this.name = name;
     this._inst = this._wasm.read('iq_instance', this._wasm.exports.iq_wasm_instance(handle));
     this._readRecords();
+    collected?.register(this, { exports: this._wasm.exports, handle }, this);
   }
 
   // Metadata is small: copied into plain JS objects once (again after attachAnimations).
@@ -212,25 +224,26 @@ export class Model {
     const wasm = this._wasm;
     const p = wasm.read('iq_model', wasm.exports.iq_wasm_model(this._handle));
     this._p = p;
-    this.format = wasm.names.format[p.format];
-    this.vertexCount = p.vertexCount;
-    this.triangleCount = p.triangleCount;
-    this.frameCount = p.frameCount;
+    const d = this._d;
+    d.format = wasm.names.format[p.format];
+    d.vertexCount = p.vertexCount;
+    d.triangleCount = p.triangleCount;
+    d.frameCount = p.frameCount;
     const dv = wasm.view();
-    this.meshes = wasm.readArray('iq_mesh', p.meshes, p.meshCount, dv);
-    this.joints = wasm.readArray('iq_joint', p.joints, p.jointCount, dv);
+    d.meshes = wasm.readArray('iq_mesh', p.meshes, p.meshCount, dv);
+    d.joints = wasm.readArray('iq_joint', p.joints, p.jointCount, dv);
     const loopFlag = wasm.constants.animation.loop;
-    this.animations = wasm.readArray('iq_animation', p.animations, p.animationCount, dv).map((a) => ({
+    d.animations = wasm.readArray('iq_animation', p.animations, p.animationCount, dv).map((a) => ({
       name: a.name, firstFrame: a.firstFrame, frameCount: a.frameCount, framerate: a.framerate, loop: (a.flags & loopFlag) !== 0,
     }));
-    this.bounds = p.vertexCount ? p.bounds : null;
+    d.bounds = p.vertexCount ? p.bounds : null;
     const kept = Math.min(p.warningCount, wasm.constants.limit.maxWarnings);
-    this.warnings = wasm.readArray('iq_warning', p.warnings, kept, dv)
+    d.warnings = wasm.readArray('iq_warning', p.warnings, kept, dv)
       .map((w) => ({ code: wasm.names.warning[w.code], message: w.message }));
     this._customs = wasm.readArray('iq_custom_array', p.customArrays, p.customArrayCount, dv);
-    this.extensions = wasm.readArray('iq_extension', p.extensions, p.extensionCount, dv)
+    d.extensions = wasm.readArray('iq_extension', p.extensions, p.extensionCount, dv)
       .map((x) => ({ name: x.name, data: x.size ? wasm.copy(x.data, x.size) : new Uint8Array(0) }));
-    this.comment = p.commentSize ? decodeText(wasm.copy(p.comment, p.commentSize)) : '';
+    d.comment = p.commentSize ? decodeText(wasm.copy(p.comment, p.commentSize)) : '';
     this._readMorphRecords(dv);
   }
 
@@ -238,19 +251,20 @@ export class Model {
   _readMorphRecords(dv) {
     const wasm = this._wasm;
     const p = this._p;
-    if (this.format === 'md3') {
-      for (const mesh of this.meshes) {
+    const d = this._d;
+    if (d.format === 'md3') {
+      for (const mesh of d.meshes) {
         mesh.shaders = [];
         mesh.skinName = skinSurfaceName(mesh.name);
       }
-      for (const shader of wasm.readArray('iq_shader', p.shaders, p.shaderCount, dv)) this.meshes[shader.mesh].shaders.push(shader.name);
+      for (const shader of wasm.readArray('iq_shader', p.shaders, p.shaderCount, dv)) d.meshes[shader.mesh].shaders.push(shader.name);
     }
-    this.tags = wasm.strings(p.tagNames, p.tagCount);
-    this.frames = [];
+    d.tags = wasm.strings(p.tagNames, p.tagCount);
+    d.frames = [];
     if (p.frameInfo) {
-      const info = wasm.readArray('iq_frame_info', p.frameInfo, this.frameCount, dv);
-      const bounds = wasm.readArray('iq_bounds', p.frameBounds, this.frameCount, dv);
-      this.frames = info.map((f, i) => ({
+      const info = wasm.readArray('iq_frame_info', p.frameInfo, d.frameCount, dv);
+      const bounds = wasm.readArray('iq_bounds', p.frameBounds, d.frameCount, dv);
+      d.frames = info.map((f, i) => ({
         name: f.name, min: bounds[i].min, max: bounds[i].max, localOrigin: f.localOrigin, radius: bounds[i].radius,
       }));
     }
@@ -459,13 +473,25 @@ export class Model {
     if (this._disposed) return;
     this._disposed = true;
     this._views.clear();
-    for (const instance of this._instances) instance._markDisposed();
+    for (const ref of this._instances) ref.deref()?._markDisposed();
     this._instances.clear();
+    collected?.unregister(this);
     this._wasm.exports.iq_wasm_dispose(this._handle);
     this._lib._forget?.(this);
   }
 }
 definePosing(Model);
+for (const key of ['format', 'vertexCount', 'triangleCount', 'frameCount', 'meshes', 'joints', 'animations', 'bounds',
+  'warnings', 'extensions', 'comment', 'tags', 'frames']) {
+  Object.defineProperty(Model.prototype, key, {
+    get() {
+      this._check();
+      return this._d[key];
+    },
+    enumerable: true,
+    configurable: true,
+  });
+}
 
 /** One evaluation state of a model: evaluate / pose / sample / jointMatrix and the matrices, as on the model. */
 export class Instance {
@@ -479,7 +505,10 @@ export class Instance {
     this._disposed = false;
     this._views = new Views(wasm);
     this._inst = wasm.read('iq_instance', wasm.exports.iq_wasm_instance(handle));
-    model._instances.add(this);
+    // The model keeps its instances only weakly, so an instance dropped without dispose() is collected.
+    this._weak = new WeakRef(this);
+    model._instances.add(this._weak);
+    collected?.register(this, { exports: wasm.exports, handle }, this);
   }
 
   get model() { return this._model; }
@@ -498,11 +527,16 @@ export class Instance {
   dispose() {
     if (this._disposed) return;
     this._markDisposed();
-    this._model._instances.delete(this);
+    this._model._instances.delete(this._weak);
+    collected?.unregister(this);
     this._wasm.exports.iq_wasm_dispose(this._handle);
   }
 }
 definePosing(Instance);
+if (disposeSymbol) {
+  Model.prototype[disposeSymbol] = function dispose() { this.dispose(); };
+  Instance.prototype[disposeSymbol] = function dispose() { this.dispose(); };
+}
 
 /** The playhead of a clip of raw frames (see Model.clipAt); handle 0 for no model. */
 export function clipPlayhead(wasm, handle, clip, time, options, file) {

@@ -5,6 +5,7 @@
 // CRC-32. Paths match case-insensitively with '\' read as '/', as Quake 3 does.
 
 import { InterquakeError, decodeLatin1 } from '../core/wasm.js';
+import { disposeSymbol } from '../core/model.js';
 
 const LOCAL_HEADER_SIZE = 30;
 const END_SEARCH = 22 + 65535; // the end record and the longest comment
@@ -171,6 +172,12 @@ export class Archive {
     this.players = findPlayers(this.files);
   }
 
+  /** Lets go of the archive's bytes (they are JS memory: dropping the Archive does the same). */
+  dispose() {
+    this._bytes = new Uint8Array(0);
+    this._index.clear();
+  }
+
   /** True when the archive holds path (case-insensitive, '\' or '/'). */
   has(path) {
     return this._index.has(pathKey(path));
@@ -286,3 +293,5 @@ export function findPlayers(paths) {
   }
   return players.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
+if (disposeSymbol) Archive.prototype[disposeSymbol] = function dispose() { this.dispose(); };

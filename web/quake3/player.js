@@ -5,7 +5,7 @@
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
 import { Archive, IMAGE_EXTENSIONS, findPlayers, normalizePath, pathKey, sortSkins } from './archive.js';
-import { skinSurfaceName } from '../core/model.js';
+import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
 
 const PARTS = ['lower', 'upper', 'head'];
@@ -389,5 +389,6 @@ export function loadPlayer(lib, files, options = {}) {
       for (const model of loaded) model.dispose();
     },
   };
+  if (disposeSymbol) player[disposeSymbol] = player.dispose;
   return player;
 }
