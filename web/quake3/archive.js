@@ -71,15 +71,36 @@ function asBytes(bytes, what, file) {
   throw new InterquakeError('invalid_argument', `${what} takes a Uint8Array, an ArrayBuffer or a Blob`, { file });
 }
 
+// Where the shipped inflater (web/interquake-inflate.min.js, fflate's Inflate bundled by build.sh)
+// sits relative to this module: beside the one-file element, or one folder up from web/quake3/.
+// The names are not literals, so bundlers (which find 'fflate' itself) leave them alone.
+const SHIPPED_INFLATER = ['./interquake-inflate.min.js', '../interquake-inflate.min.js'];
+
 async function loadInflater(given) {
-  if (given) return given;
-  if (globalThis.fflate && globalThis.fflate.Inflate) return globalThis.fflate; // fflate's UMD build in a <script>
-  try {
-    return await import('fflate');
-  } catch (err) {
-    throw new InterquakeError('unavailable',
-      `deflated archive entries need the 'fflate' package (npm install fflate, or map it in an import map): ${err.message}`);
+  if (given) {
+    if (typeof given.Inflate === 'function') return given;
+    throw new InterquakeError('invalid_argument', 'options.fflate must be fflate (an object with Inflate)');
   }
+  if (globalThis.fflate && globalThis.fflate.Inflate) return globalThis.fflate; // fflate's UMD build in a <script>
+  const tried = [];
+  try {
+    return await import('fflate'); // Node, bundlers, import maps
+  } catch (err) {
+    tried.push(`'fflate' (${err.message})`);
+  }
+  if (typeof document !== 'undefined') {
+    for (const name of SHIPPED_INFLATER) {
+      const url = new URL(name, import.meta.url).href;
+      try {
+        const module = await import(/* webpackIgnore: true */ /* @vite-ignore */ url);
+        if (module?.Inflate) return module;
+      } catch {
+        tried.push(url);
+      }
+    }
+  }
+  throw new InterquakeError('unavailable',
+    `deflated archive entries need an inflater: install fflate (npm install fflate), map 'fflate' in an import map, pass options.fflate, or serve interquake-inflate.min.js beside the element (tried ${tried.join(', ')})`);
 }
 
 /** Opens a zip/pk3. See Interquake.openArchive. */
