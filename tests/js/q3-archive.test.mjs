@@ -404,7 +404,7 @@ test('read(path, { use }): each use has its caps; options and openArchive limits
     { name: 'flat.tga', data: new Uint8Array(300000), deflate: true }, // ~300:1 after deflate
   ]).bytes);
   assert.deepEqual(Object.keys(archive.limits), ['model', 'animation', 'skin', 'shader', 'texture']);
-  assert.throws(() => archive.read('big.skin', { use: 'skin' }), (e) => e.code === 'limit' && /70000 bytes; a skin file may have at most 65536/.test(e.message));
+  assert.throws(() => archive.read('big.skin', { use: 'skin' }), (e) => e.code === 'limit' && /70000 bytes; skin files may have at most 65536/.test(e.message));
   assert.equal(archive.read('big.skin').length, 70000); // no use: only the archive's limits
   assert.equal(archive.read('a.shader', { use: 'shader' }).length, 70000);
   assert.throws(() => archive.read('a.shader', { use: 'shader', maxSize: 1000 }), (e) => e.code === 'limit');

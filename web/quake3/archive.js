@@ -48,11 +48,11 @@ export function useLimits(overrides) {
 /** Throws 'limit' when a file of `size` declared bytes (`compressedSize` packed, deflated) exceeds `caps` for `use`. */
 export function checkUse(file, use, caps, size, compressedSize = null) {
   if (size > caps.maxSize) {
-    throw new InterquakeError('limit', `${file}: ${size} bytes; a ${use} file may have at most ${caps.maxSize} (limits.${use}.maxSize)`, { file });
+    throw new InterquakeError('limit', `${file}: ${size} bytes; ${use} files may have at most ${caps.maxSize} (limits.${use}.maxSize)`, { file });
   }
   if (compressedSize !== null && size > Math.max(compressedSize, 1) * caps.maxRatio) {
     throw new InterquakeError('limit',
-      `${file}: ${size} bytes from ${compressedSize} compressed, a ratio over ${caps.maxRatio}:1 for a ${use} file (limits.${use}.maxRatio; a zip bomb?)`,
+      `${file}: ${size} bytes from ${compressedSize} compressed, a ratio over ${caps.maxRatio}:1 for ${use} files (limits.${use}.maxRatio; a zip bomb?)`,
       { file });
   }
 }
