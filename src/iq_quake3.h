@@ -115,8 +115,14 @@ typedef struct iq_zip_limits {
     uint32_t max_entries;      /* default 65535 (all a zip without ZIP64 can hold) */
     uint32_t max_name_length;  /* default 1024 bytes */
     uint64_t max_total_size;   /* sum of the declared uncompressed sizes; default 2 GiB */
-    uint32_t max_ratio;        /* uncompressed / compressed for deflate; default 1100 (deflate cannot exceed 1032) */
+    uint32_t max_ratio;        /* uncompressed / compressed for deflate; default IQ_ZIP_DEFAULT_MAX_RATIO */
 } iq_zip_limits;
+
+/* Deflate tops out near 1032:1 (a 258-byte match in 2 bits); the most
+ * compressed real entry measured in OpenArena's pk3s is a flat sky TGA at
+ * 894:1 (docs/API-q3.md). 1000 refuses a maximally compressed bomb and keeps
+ * every real file. */
+#define IQ_ZIP_DEFAULT_MAX_RATIO 1000
 
 #define IQ_ZIP_STORED 0
 #define IQ_ZIP_DEFLATE 8
@@ -165,7 +171,9 @@ int iq_zip_find_directory(const void *tail, size_t tail_size, uint64_t archive_s
 iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir, const iq_zip_limits *limits,
                               iq_error *error);
 /* 3. the first 30 bytes of each entry's local header, entry after entry
- *    (entry_count * 30 bytes): checks them and sets every data_offset. */
+ *    (entry_count * 30 bytes): checks them, sets every data_offset and refuses
+ *    entries whose bytes overlap. entry_count may exceed the end record's
+ *    count (step 2 reads an understated count through, with a warning). */
 int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error);
 
 #ifdef __cplusplus

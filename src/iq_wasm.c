@@ -187,6 +187,7 @@ static const iq_wasm_constant constants[] = {
     {"default", "framerate", IQ_DEFAULT_FRAMERATE}, {"default", "md3Framerate", IQ_MD3_DEFAULT_FRAMERATE},
     {"limit", "maxWarnings", IQ_MAX_WARNINGS}, {"limit", "tgaMaxDimension", IQ_TGA_MAX_DIMENSION},
     {"limit", "q3CfgMaxBytes", IQ_Q3_CFG_MAX_BYTES}, {"limit", "skinMaxSurfaces", IQ_SKIN_MAX_SURFACES},
+    {"limit", "zipMaxRatio", IQ_ZIP_DEFAULT_MAX_RATIO},
     {"version", "major", IQ_VERSION_MAJOR}, {"version", "minor", IQ_VERSION_MINOR},
     {"version", "patch", IQ_VERSION_PATCH},
 };

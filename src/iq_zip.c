@@ -4,9 +4,11 @@
  * 65535 bytes), check it describes a single-disk, non-ZIP64 archive whose
  * directory lies before it, then read every directory entry and the local
  * header it points at, checking that names, extra fields and data all lie
- * inside the archive and before the directory. Limits (entry count, name
- * length, declared total size and compression ratio) refuse zip bombs before
- * anything is inflated. Inflating is the caller's job (the JS API uses fflate
+ * inside the archive and before the directory, and that no two entries share
+ * bytes (one stream listed twice is inflated twice). An end record that
+ * understates the entry count is read through to the directory's real
+ * entries. Limits (entry count, name length, declared total size and
+ * compression ratio) refuse zip bombs before anything is inflated. Inflating is the caller's job (the JS API uses fflate
  * and checks the CRC-32 recorded here). Spec: PKWARE APPNOTE.TXT, sections
  * 4.3.7 (local header), 4.3.12 (central directory header), 4.3.16 (end record). */
 #include "iq_quake3.h"
@@ -29,7 +31,7 @@ static void fill_limits(iq_zip_limits *l, const iq_zip_limits *given) {
     if (!l->max_entries || l->max_entries > 65535) l->max_entries = 65535;
     if (!l->max_name_length) l->max_name_length = 1024;
     if (!l->max_total_size) l->max_total_size = (uint64_t)2 << 30;
-    if (!l->max_ratio) l->max_ratio = 1100;
+    if (!l->max_ratio) l->max_ratio = IQ_ZIP_DEFAULT_MAX_RATIO;
 }
 
 /* The last end record whose comment fits the file exactly or leaves trailing
@@ -167,8 +169,8 @@ static int read_entry(iqi_ctx *ctx, const iq_zip_limits *lim, iq_zip *zip, uint3
     if (e->method == IQ_ZIP_DEFLATE && e->uncompressed_size > 0 &&
         (uint64_t)e->uncompressed_size > (uint64_t)(e->compressed_size ? e->compressed_size : 1) * lim->max_ratio)
         return iqi_fail(ctx, IQ_ERROR_LIMIT, where + 20,
-                        "entry '%s' claims %u bytes from %u compressed, a ratio over %u:1 that deflate cannot reach "
-                        "(a zip bomb?)", name, e->uncompressed_size, e->compressed_size, lim->max_ratio);
+                        "entry '%s' claims %u bytes from %u compressed, a ratio over the limit of %u:1 (a zip bomb?)",
+                        name, e->uncompressed_size, e->compressed_size, lim->max_ratio);
     zip->total_size += e->uncompressed_size;
     if (zip->total_size > lim->max_total_size)
         return iqi_fail(ctx, IQ_ERROR_LIMIT, where + 24,
@@ -176,6 +178,15 @@ static int read_entry(iqi_ctx *ctx, const iq_zip_limits *lim, iq_zip *zip, uint3
                         (unsigned long long)zip->total_size, (unsigned long long)lim->max_total_size);
     *at = next;
     return 1;
+}
+
+/* How many entry records the directory really holds, following their lengths
+ * from the start while signatures match; stops counting past `limit`. */
+static uint32_t count_entries(const uint8_t *d, uint64_t size, uint32_t limit) {
+    uint32_t n = 0;
+    for (uint64_t h = 0; h + CENTRAL_SIZE <= size && iqi_u32(d + h) == CENTRAL_SIGNATURE && n <= limit; n++)
+        h += CENTRAL_SIZE + (uint64_t)iqi_u16(d + h + 28) + iqi_u16(d + h + 30) + iqi_u16(d + h + 32);
+    return n;
 }
 
 iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir, const iq_zip_limits *limits,
@@ -191,22 +202,34 @@ iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir
     }
     ctx.data = directory;
     ctx.size = (size_t)dir->size;
+    /* The end record's count is 16 bits: writers without ZIP64 store it modulo
+     * 65536 or as 0xFFFF. More records than it says are read when they fit the
+     * entry limit, refused when they do not (never a silent first 65535). */
+    uint32_t count = count_entries(directory, dir->size, lim.max_entries);
+    if (count > lim.max_entries) {
+        iqi_fail(&ctx, IQ_ERROR_LIMIT, (int64_t)dir->end_record + 10,
+                 "the end record says %u entries but the central directory holds more than %u, the entry limit "
+                 "(an archive of over 65535 entries needs ZIP64, which is not supported)",
+                 dir->entry_count, lim.max_entries);
+        return NULL;
+    }
+    if (count < dir->entry_count) count = dir->entry_count; /* the missing ones fail in read_entry, located */
     iq_zip *zip = calloc(1, sizeof *zip);
-    if (zip && dir->entry_count) zip->entries = calloc(dir->entry_count, sizeof *zip->entries);
-    if (!zip || (dir->entry_count && !zip->entries)) {
+    if (zip && count) zip->entries = calloc(count, sizeof *zip->entries);
+    if (!zip || (count && !zip->entries)) {
         iq_zip_free(zip);
-        iqi_fail(&ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for %u zip entries", dir->entry_count);
+        iqi_fail(&ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for %u zip entries", count);
         return NULL;
     }
     zip->directory = *dir;
     uint64_t at = 0;
-    for (uint32_t i = 0; i < dir->entry_count; i++) {
+    for (uint32_t i = 0; i < count; i++) {
         if (!read_entry(&ctx, &lim, zip, i, &at)) {
             iq_zip_free(zip);
             return NULL;
         }
     }
-    zip->entry_count = dir->entry_count;
+    zip->entry_count = count;
     /* a copy of the names, so that the local-header step can name entries in its errors */
     zip->names = malloc(at ? (size_t)at : 1);
     if (!zip->names) {
@@ -215,7 +238,11 @@ iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir
         return NULL;
     }
     memcpy(zip->names, directory, (size_t)at);
-    if (at != dir->size) {
+    if (count > dir->entry_count) {
+        snprintf(zip->warning, sizeof zip->warning, "the end record says %u entries; the central directory holds %u, all read",
+                 dir->entry_count, count);
+        zip->warning_count++;
+    } else if (at != dir->size) {
         snprintf(zip->warning, sizeof zip->warning, "%llu bytes after the last directory entry were ignored",
                  (unsigned long long)(dir->size - at));
         zip->warning_count++;
@@ -224,6 +251,43 @@ iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir
 }
 
 // -- Step 3: local headers
+
+typedef struct { uint64_t start, end; uint32_t index; } byte_range;
+
+static int by_start(const void *a, const void *b) {
+    const byte_range *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Refuses two entries whose bytes (local header to end of data) overlap: a
+ * stream listed under several names is inflated once per name, and local
+ * headers inside another entry's data are the overlapping-zip-bomb trick. */
+static int check_overlaps(iqi_ctx *ctx, const iq_zip *zip) {
+    if (zip->entry_count < 2) return 1;
+    byte_range *r = malloc((size_t)zip->entry_count * sizeof *r);
+    if (!r) return iqi_fail(ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for %u entry ranges", zip->entry_count);
+    for (uint32_t i = 0; i < zip->entry_count; i++) {
+        const iq_zip_entry *e = &zip->entries[i];
+        r[i] = (byte_range){e->local_offset, (uint64_t)e->data_offset + e->compressed_size, i};
+    }
+    qsort(r, zip->entry_count, sizeof *r, by_start);
+    for (uint32_t i = 1; i < zip->entry_count; i++) {
+        if (r[i].start >= r[i - 1].end) continue;
+        char a[64], b[64];
+        const iq_zip_entry *x = &zip->entries[r[i - 1].index], *y = &zip->entries[r[i].index];
+        const uint8_t *names = zip->names;
+        uint64_t base = zip->directory.offset;
+        iqi_fail(ctx, IQ_ERROR_OUT_OF_RANGE, (int64_t)r[i].start,
+                 "entries '%s' (bytes %llu..%llu) and '%s' (from %llu) overlap: archives never share bytes between "
+                 "entries (a zip bomb?)", entry_name(names + (x->name_offset - base), x->name_length, a),
+                 (unsigned long long)r[i - 1].start, (unsigned long long)r[i - 1].end,
+                 entry_name(names + (y->name_offset - base), y->name_length, b), (unsigned long long)r[i].start);
+        free(r);
+        return 0;
+    }
+    free(r);
+    return 1;
+}
 
 int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error) {
     iq_error local_error;
@@ -248,7 +312,7 @@ int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq
                             name, e->compressed_size, (unsigned long long)data, (unsigned long long)zip->directory.offset);
         e->data_offset = (uint32_t)data;
     }
-    return 1;
+    return check_overlaps(&ctx, zip);
 }
 
 // -- All three over an archive in memory

@@ -329,13 +329,23 @@ export interface Interquake {
   parseSkin(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): Skin;
 }
 
+export type ArchiveUse = 'model' | 'animation' | 'skin' | 'shader' | 'texture';
+export interface UseLimit {
+  /** Largest declared uncompressed size, in bytes. */
+  maxSize: number;
+  /** Highest declared uncompressed / compressed ratio of a deflated entry. */
+  maxRatio: number;
+}
+
 export interface ArchiveOptions {
   name?: string;
   /** Limits checked against the central directory before anything is inflated. */
   maxTotalSize?: number;   // default 2 GiB of declared uncompressed bytes
   maxEntries?: number;     // default 65535
   maxNameLength?: number;  // default 1024 bytes
-  maxRatio?: number;       // default 1100 (deflate cannot exceed about 1032:1)
+  maxRatio?: number;       // default 1000 (deflate cannot exceed about 1032:1; real entries stay under 900)
+  /** Caps by use for read(path, { use }) and loadPlayer, merged over the defaults (docs/API-q3.md). */
+  limits?: Partial<Record<ArchiveUse, Partial<UseLimit>>>;
   /** The fflate module to inflate with (anything with fflate's Inflate class). */
   fflate?: unknown;
 }
@@ -371,7 +381,9 @@ export interface Archive {
   has(path: string): boolean;
   entry(path: string): ArchiveEntry | null;
   /** A fresh copy of the file's bytes, or null when absent; throws on an unreadable entry. */
-  read(path: string): Uint8Array | null;
+  read(path: string, options?: { use?: ArchiveUse; maxSize?: number; maxRatio?: number }): Uint8Array | null;
+  /** The caps by use this archive reads with. */
+  readonly limits: Record<ArchiveUse, UseLimit>;
 }
 
 export interface PlayerOptions {
@@ -384,6 +396,8 @@ export interface PlayerOptions {
   /** Attached at the torso's tag_weapon: a loaded model (not disposed by the player), its bytes, or a path in files. */
   weapon?: Model | Uint8Array | ArrayBuffer | string;
   weaponPath?: string;
+  /** Caps by use over the archive's (or the defaults, for plain files): parts are read as 'model', animation.cfg as 'animation', skins as 'skin'. */
+  limits?: Partial<Record<ArchiveUse, Partial<UseLimit>>>;
 }
 
 export type Q3Part = 'legs' | 'torso' | 'both';
@@ -474,7 +488,9 @@ export interface Player {
   warnings: Warning[];
   animation(name: string): Q3Animation | undefined;
   resolveSkin(skin: string | null): { skin: string | null; surfaces: Record<PlayerPartName, PlayerSurface[]>; missingFiles: string[] };
-  readFile(path: string): Uint8Array | null;
+  readFile(path: string, use?: ArchiveUse): Uint8Array | null;
+  /** The caps by use this player's files were read with. */
+  readonly limits: Record<ArchiveUse, UseLimit>;
   /** time: seconds since the animation started. Defaults: LEGS_IDLE and TORSO_STAND at 0. */
   pose(state?: { legs?: PartState; torso?: PartState; both?: PartState }):
     { lower: PartFrames; upper: PartFrames; head: PartFrames; weapon?: PartFrames };

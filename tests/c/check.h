@@ -18,13 +18,13 @@ static int iqt_passed, iqt_failed;
         }                                                                        \
     } while (0)
 
-static int iqt_finish(const char *suite) {
+static inline int iqt_finish(const char *suite) {
     printf("%s: %d passed, %d failed\n", suite, iqt_passed, iqt_failed);
     return iqt_failed ? 1 : 0;
 }
 
 /* Reads a whole file; NULL when it is missing. */
-static unsigned char *iqt_read_file(const char *path, size_t *size) {
+static inline unsigned char *iqt_read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { init, InterquakeError } from 'interquake';
-import { buildZip } from './lib/zip-build.mjs';
+import { buildZip, zeroStream } from './lib/zip-build.mjs';
+import { buildMD3, quadSurface } from './lib/md3-build.mjs';
 import { gameFiles, sargePk3, SARGE } from './lib/q3-corpus.mjs';
 
 const iq = await init();
@@ -144,17 +145,18 @@ test('zip bombs: an impossible declared ratio, a total over the limit, and a str
   const zeros = new Uint8Array(8 << 20);
   const packed = new Uint8Array(deflateRawSync(zeros, { level: 9 }));
   assert.ok(zeros.length / packed.length > 1000); // deflate's best is about 1032:1
-  // declared honestly: opens (ratio under 1100:1) and reads
-  const honest = await iq.openArchive(buildZip([{ name: 'zeros', data: zeros, compressed: packed, method: 8 }]).bytes);
+  // declared honestly at 1027:1: over the default 1000:1 (no real entry comes near), opens under 1100:1 and reads
+  await rejects(iq.openArchive(buildZip([{ name: 'zeros', data: zeros, compressed: packed, method: 8 }]).bytes), 'limit', /limit of 1000:1/);
+  const honest = await iq.openArchive(buildZip([{ name: 'zeros', data: zeros, compressed: packed, method: 8 }]).bytes, { maxRatio: 1100 });
   assert.equal(honest.read('zeros').length, zeros.length);
   // a declared ratio deflate cannot reach is refused before anything is inflated
   await rejects(iq.openArchive(buildZip([{ name: 'bomb', data: zeros, compressed: packed, method: 8, size: packed.length * 2000 }]).bytes),
     'limit', /bomb/);
   // the declared total is limited (default 2 GiB; here 1 MiB)
-  await rejects(iq.openArchive(buildZip([{ name: 'zeros', data: zeros, compressed: packed, method: 8 }]).bytes, { maxTotalSize: 1 << 20 }),
+  await rejects(iq.openArchive(buildZip([{ name: 'zeros', data: zeros, compressed: packed, method: 8 }]).bytes, { maxTotalSize: 1 << 20, maxRatio: 1100 }),
     'limit', /over the limit of 1048576/);
   // declared small, inflates big: stops at the declared size
-  const liar = await iq.openArchive(buildZip([{ name: 'liar', data: zeros, compressed: packed, method: 8, size: 1000 }]).bytes);
+  const liar = await iq.openArchive(buildZip([{ name: 'liar', data: zeros, compressed: packed, method: 8, size: 1000 }]).bytes, { maxRatio: 1100 });
   assert.throws(() => liar.read('liar'), (e) => e.code === 'limit' && /past its declared 1000 bytes/.test(e.message));
   // declared bigger than the stream: a clear error, not a short file
   const short = await iq.openArchive(buildZip([{ name: 'short', data: zeros.subarray(0, 100), method: 8, size: 200,
@@ -262,4 +264,155 @@ test('every byte of an archive patched: opening and reading give data or an Inte
     }
   }
   assert.ok(opened > 0);
+});
+
+// -- Archives with limits by use: every bomb ends fast and small. The bounds (1 s, 200 MB) are
+// generous so the tests are not flaky; the measured figures are in docs/API-q3.md.
+
+const GiB = 2 ** 30;
+const bomb1011 = zeroStream(GiB); // 1 GiB of zeros at 1011:1 (1 MiB chunks, level 9): ~1 MB
+const bomb229 = zeroStream(GiB, { level: 1, chunk: 16 << 20 }); // 229:1: under every ratio cap, over every size cap
+
+/** Runs fn (sync or async), returns its result or error with the time and memory it took. */
+async function measured(fn) {
+  globalThis.gc?.();
+  const before = process.memoryUsage();
+  const heap = iq._wasm.exports.memory.buffer.byteLength;
+  const start = performance.now();
+  let result;
+  let error;
+  try {
+    result = await fn();
+  } catch (e) {
+    error = e;
+  }
+  const ms = performance.now() - start;
+  const after = process.memoryUsage();
+  const grew = Math.max(after.rss - before.rss, after.arrayBuffers - before.arrayBuffers);
+  return { result, error, ms, grewMB: grew / 2 ** 20, heapGrew: iq._wasm.exports.memory.buffer.byteLength - heap };
+}
+
+function fast(m, what) {
+  assert.ok(m.ms < 1000, `${what}: ${m.ms.toFixed(0)} ms`);
+  assert.ok(m.grewMB < 200, `${what}: ${m.grewMB.toFixed(0)} MB`);
+}
+
+const md3 = (name) => buildMD3({ surfaces: [quadSurface({ name })] }).bytes;
+const P = 'models/players/bomb';
+/** A small real player with one file replaced by `file`. */
+function playerZip(replace, file) {
+  const files = {
+    [`${P}/lower.md3`]: { data: md3('l_legs') },
+    [`${P}/upper.md3`]: { data: md3('u_torso') },
+    [`${P}/head.md3`]: { data: md3('h_head') },
+    [`${P}/lower_default.skin`]: { data: 'l_legs,models/players/bomb/legs.tga\n' },
+  };
+  files[`${P}/${replace}`] = file;
+  return buildZip(Object.entries(files).map(([name, f]) => ({ name, deflate: !f.compressed, ...f }))).bytes;
+}
+const gibEntry = (compressed) => ({ compressed, method: 8, size: GiB, crc: 0 });
+
+test('1 GiB of zeros deflated at 1011:1 is refused at open by the default ratio (1000:1)', async () => {
+  const bytes = buildZip([{ name: 'zeros.bin', ...gibEntry(bomb1011) }]).bytes;
+  const m = await measured(() => iq.openArchive(bytes));
+  assert.ok(m.error?.code === 'limit' && /1011|1000:1/.test(m.error.message), String(m.error));
+  fast(m, 'ratio bomb');
+});
+
+test('a 1 GiB lower.md3 fails on its declared size before inflating, and nothing reaches the WASM heap', async () => {
+  const archive = await iq.openArchive(playerZip('lower.md3', gibEntry(bomb229)));
+  const m = await measured(() => iq.loadPlayer(archive));
+  assert.ok(m.error?.code === 'limit' && m.error.file === `${P}/lower.md3` && /limits\.model\.maxSize/.test(m.error.message), String(m.error));
+  assert.equal(m.heapGrew, 0);
+  fast(m, 'lower.md3 bomb');
+  // 32 MiB at 1011:1 (an archive opened with a looser ratio): under the size cap, over the model's 256:1
+  const small = zeroStream(32 << 20);
+  const loose = await iq.openArchive(playerZip('lower.md3', { compressed: small, method: 8, size: 32 << 20, crc: 0 }), { maxRatio: 1100 });
+  const m2 = await measured(() => iq.loadPlayer(loose));
+  assert.ok(m2.error?.code === 'limit' && /limits\.model\.maxRatio/.test(m2.error.message), String(m2.error));
+  fast(m2, 'lower.md3 ratio');
+});
+
+test('a lower.md3 that is not an MD3 is refused by its magic before lib.load copies it', async () => {
+  const junk = new Uint8Array(8 << 20).fill(0x41);
+  const archive = await iq.openArchive(playerZip('lower.md3', { data: junk, compressed: junk, method: 0 }));
+  const m = await measured(() => iq.loadPlayer(archive));
+  assert.ok(m.error?.code === 'unknown_format' && m.error.file === `${P}/lower.md3` && /"AAAA", not "IDP3"/.test(m.error.message), String(m.error));
+  assert.equal(m.heapGrew, 0);
+  fast(m, 'not an MD3');
+  // plain files get the same checks: size (without a copy) and magic
+  const files = { 'lower.md3': md3('l'), 'upper.md3': junk, 'head.md3': md3('h') };
+  assert.throws(() => iq.loadPlayer(files), (e) => e.code === 'unknown_format' && e.file === 'upper.md3');
+  assert.throws(() => iq.loadPlayer(files, { limits: { model: { maxSize: 1 << 20 } } }),
+    (e) => e.code === 'limit' && e.file === 'upper.md3' && /at most 1048576/.test(e.message));
+});
+
+test('a 1 GiB animation.cfg fails on its declared size (19998 bytes, as cgame) before inflating', async () => {
+  const archive = await iq.openArchive(playerZip('animation.cfg', gibEntry(bomb229)));
+  const m = await measured(() => iq.loadPlayer(archive));
+  assert.ok(m.error?.code === 'limit' && m.error.file === `${P}/animation.cfg` && /at most 19998/.test(m.error.message), String(m.error));
+  fast(m, 'animation.cfg bomb');
+});
+
+test('a 1 GiB .skin is skipped with a limit warning before inflating; the player loads', async () => {
+  const archive = await iq.openArchive(playerZip('upper_default.skin', gibEntry(bomb229)));
+  const m = await measured(() => iq.loadPlayer(archive));
+  assert.equal(m.error, undefined);
+  const player = m.result;
+  assert.ok(player.warnings.some((w) => w.code === 'limit' && /upper_default\.skin/.test(w.message) && /65536/.test(w.message)),
+    JSON.stringify(player.warnings));
+  assert.equal(player.surfaces.lower[0].shader, 'models/players/bomb/legs.tga'); // the good skin still applies
+  player.dispose();
+  fast(m, 'skin bomb');
+});
+
+test('two directory entries sharing one stream are refused at open', async () => {
+  const bytes = buildZip([
+    { name: `${P}/lower.md3`, compressed: zeroStream(512 << 20, { level: 1, chunk: 16 << 20 }), method: 8, size: 512 << 20, crc: 0 },
+    { name: `${P}/upper.md3`, sameAs: 0 },
+    { name: `${P}/head.md3`, data: md3('h') },
+  ]).bytes;
+  const m = await measured(() => iq.openArchive(bytes));
+  assert.ok(m.error?.code === 'out_of_range' && /lower\.md3.*upper\.md3.*overlap/.test(m.error.message), String(m.error));
+  fast(m, 'shared stream');
+});
+
+test('100,000 entries whose end record says 0xFFFF are refused, not opened as the first 65,535', async () => {
+  const files = Array.from({ length: 100000 }, (_, i) => ({ name: `e${i}`, data: 'x' }));
+  const bytes = buildZip(files, { declaredCount: 0xffff }).bytes;
+  const m = await measured(() => iq.openArchive(bytes));
+  assert.ok(m.error?.code === 'limit' && /says 65535 entries/.test(m.error.message) && /ZIP64/.test(m.error.message), String(m.error));
+  fast(m, '100,000 entries');
+  // understated but within the limit: every real entry is read, with a warning
+  const few = await iq.openArchive(buildZip(files.slice(0, 10), { declaredCount: 4 }).bytes);
+  assert.equal(few.files.length, 10);
+  assert.ok(few.warnings.some((w) => /says 4 entries/.test(w.message)));
+});
+
+test('a stream that lies about its size stops a few MiB past it, even when it would inflate to 1 GiB', async () => {
+  const archive = await iq.openArchive(buildZip([{ name: 'liar.tga', ...gibEntry(bomb229), size: 1000 }]).bytes);
+  const m = await measured(() => archive.read('liar.tga', { use: 'texture' }));
+  assert.ok(m.error?.code === 'limit' && /past its declared 1000 bytes/.test(m.error.message), String(m.error));
+  fast(m, 'liar');
+});
+
+test('read(path, { use }): each use has its caps; options and openArchive limits override them', async () => {
+  const text = 'x'.repeat(70000);
+  const archive = await iq.openArchive(buildZip([
+    { name: 'big.skin', data: text, deflate: true },
+    { name: 'a.shader', data: text },
+    { name: 'flat.tga', data: new Uint8Array(300000), deflate: true }, // ~300:1 after deflate
+  ]).bytes);
+  assert.deepEqual(Object.keys(archive.limits), ['model', 'animation', 'skin', 'shader', 'texture']);
+  assert.throws(() => archive.read('big.skin', { use: 'skin' }), (e) => e.code === 'limit' && /70000 bytes; skin files may have at most 65536/.test(e.message));
+  assert.equal(archive.read('big.skin').length, 70000); // no use: only the archive's limits
+  assert.equal(archive.read('a.shader', { use: 'shader' }).length, 70000);
+  assert.throws(() => archive.read('a.shader', { use: 'shader', maxSize: 1000 }), (e) => e.code === 'limit');
+  assert.equal(archive.read('flat.tga', { use: 'texture' }).length, 300000);
+  assert.throws(() => archive.read('flat.tga', { use: 'model' }), (e) => e.code === 'limit' && /ratio over 256:1/.test(e.message));
+  assert.throws(() => archive.read('flat.tga', { use: 'sound' }), (e) => e.code === 'invalid_argument');
+  const strict = await iq.openArchive(buildZip([{ name: 'big.skin', data: text }]).bytes, { limits: { skin: { maxSize: 100000 } } });
+  assert.equal(strict.read('big.skin', { use: 'skin' }).length, 70000);
+  assert.equal(strict.limits.skin.maxRatio, 256);
+  await rejects(iq.openArchive(buildZip([{ name: 'a', data: 'a' }]).bytes, { limits: { sound: {} } }), 'invalid_argument', /no use 'sound'/);
 });

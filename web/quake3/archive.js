@@ -1,8 +1,9 @@
 // .pk3 / .zip archives: the central directory is read and checked by the C core
-// (src/iq_zip.c: bounds, ZIP64/multi-disk refusal, zip-bomb limits); entries are
-// inflated here with fflate (loaded on first need, so stored-only archives and
+// (src/iq_zip.c: bounds, overlaps, ZIP64/multi-disk refusal, zip-bomb limits); entries
+// are inflated here with fflate (loaded on first need, so stored-only archives and
 // pages that never open an archive do not pay for it) and checked against their
 // CRC-32. Paths match case-insensitively with '\' read as '/', as Quake 3 does.
+// read(path, { use }) caps an entry by what it is for (USE_LIMITS) before inflating.
 
 import { InterquakeError, decodeLatin1 } from '../core/wasm.js';
 import { disposeSymbol } from '../core/model.js';
@@ -12,7 +13,50 @@ const END_SEARCH = 22 + 65535; // the end record and the longest comment
 const METHOD_NAMES = {
   1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'lzma', 93: 'zstd', 95: 'xz', 98: 'ppmd', 99: 'AES',
 };
-const INFLATE_STEP = 65536; // compressed bytes per fflate push: one step outputs at most ~66 MiB, then a liar is stopped
+// Compressed bytes per fflate push: one push outputs at most ~1032 times its input, so the
+// step follows the declared size (a liar is stopped within a few MiB of it), within these bounds.
+const INFLATE_STEP_MIN = 4096;
+const INFLATE_STEP_MAX = 65536;
+const MiB = 1 << 20;
+
+/**
+ * What read(path, { use }) accepts for each use: the largest declared size and the highest
+ * declared deflate ratio, both checked on the central directory before anything is inflated.
+ * Chosen from OpenArena 0.8.8's pk3s (4405 entries; docs/API-q3.md, "Limits by use"):
+ * largest real model 4.5 MB, texture 1.8 MB, shader script 88 KB, skin 231 B, animation.cfg
+ * 1.2 KB; highest ratios: models 67:1, text 38:1, textures 894:1 (a flat sky).
+ */
+export const USE_LIMITS = Object.freeze({
+  model: Object.freeze({ maxSize: 64 * MiB, maxRatio: 256 }),
+  animation: Object.freeze({ maxSize: 19998, maxRatio: 256 }), // cgame refuses animation.cfg of 19999 bytes or more
+  skin: Object.freeze({ maxSize: 64 * 1024, maxRatio: 256 }), // 256 surfaces of 64-byte names and paths fit in 33 KB
+  shader: Object.freeze({ maxSize: 4 * MiB, maxRatio: 256 }),
+  texture: Object.freeze({ maxSize: 64 * MiB + 64 * 1024, maxRatio: 1000 }), // a 4096x4096 32-bit TGA and its headers
+});
+
+/** USE_LIMITS with an options.limits override ({ model: { maxSize }, ... }) merged in. */
+export function useLimits(overrides) {
+  const out = {};
+  for (const [use, caps] of Object.entries(USE_LIMITS)) out[use] = { ...caps, ...(overrides && overrides[use]) };
+  if (overrides) {
+    for (const use of Object.keys(overrides)) {
+      if (!out[use]) throw new InterquakeError('invalid_argument', `limits: no use '${use}' (${Object.keys(USE_LIMITS).join(', ')})`);
+    }
+  }
+  return out;
+}
+
+/** Throws 'limit' when a file of `size` declared bytes (`compressedSize` packed, deflated) exceeds `caps` for `use`. */
+export function checkUse(file, use, caps, size, compressedSize = null) {
+  if (size > caps.maxSize) {
+    throw new InterquakeError('limit', `${file}: ${size} bytes; ${use} files may have at most ${caps.maxSize} (limits.${use}.maxSize)`, { file });
+  }
+  if (compressedSize !== null && size > Math.max(compressedSize, 1) * caps.maxRatio) {
+    throw new InterquakeError('limit',
+      `${file}: ${size} bytes from ${compressedSize} compressed, a ratio over ${caps.maxRatio}:1 for ${use} files (limits.${use}.maxRatio; a zip bomb?)`,
+      { file });
+  }
+}
 /** File extensions, lower case without the dot: the one list of each (the viewer reads these too). */
 export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
 export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
@@ -112,7 +156,7 @@ export async function openArchive(lib, bytes, options = {}) {
   const wasm = lib._wasm;
   const e = wasm.exports;
   const err = wasm.errorPtr;
-  const limits = {
+  const zipLimits = {
     maxTotalSize: options.maxTotalSize || 0, maxEntries: options.maxEntries || 0,
     maxNameLength: options.maxNameLength || 0, maxRatio: options.maxRatio || 0,
   };
@@ -120,7 +164,7 @@ export async function openArchive(lib, bytes, options = {}) {
   // the whole archive: the heap never grows to an archive's size.
   const entries = [];
   const warnings = [];
-  wasm.withRecord('iq_zip_limits', limits, (limitsPtr) => wasm.withRecord('iq_zip_directory', null, (dirPtr) => {
+  wasm.withRecord('iq_zip_limits', zipLimits, (limitsPtr) => wasm.withRecord('iq_zip_directory', null, (dirPtr) => {
     const tail = input.subarray(Math.max(0, input.length - END_SEARCH));
     if (!wasm.withBytes(tail, (ptr, n) => e.iq_wasm_zip_find_directory(ptr, n, input.length, limitsPtr, dirPtr, err), name)) {
       throw wasm.lastError(name);
@@ -154,16 +198,19 @@ export async function openArchive(lib, bytes, options = {}) {
       e.iq_wasm_zip_free(zip);
     }
   }));
+  const limits = useLimits(options.limits); // bad overrides fail here, not on a later read
   const needsInflate = entries.some((entry) => entry.method === 8);
   const inflater = needsInflate ? await loadInflater(options.fflate) : null;
-  return new Archive(input, entries, warnings, inflater, name);
+  return new Archive(input, entries, warnings, inflater, name, limits);
 }
 
 const utf8 = new TextDecoder('utf-8');
 
 export class Archive {
-  constructor(bytes, entries, warnings, inflater, name) {
+  constructor(bytes, entries, warnings, inflater, name, limits = useLimits()) {
     this.name = name;
+    /** The caps read(path, { use }) applies: USE_LIMITS with openArchive's options.limits merged in. */
+    this.limits = limits;
     this.warnings = warnings;
     this._bytes = bytes;
     this._inflater = inflater;
@@ -211,14 +258,26 @@ export class Archive {
   }
 
   /**
-   * The bytes of path (a fresh copy), or null when the archive has no such file. Throws an
-   * InterquakeError when the entry cannot be read: 'unsupported' (method or encryption),
-   * 'bad_deflate', 'limit' (inflates past its declared size), 'bad_checksum'.
+   * The bytes of path (a fresh copy), or null when the archive has no such file. options.use
+   * ('model', 'animation', 'skin', 'shader', 'texture') caps the declared size and ratio before
+   * anything is inflated (this.limits[use], or options.maxSize / options.maxRatio). Throws an
+   * InterquakeError when the entry cannot be read: 'limit' (over a cap, or inflates past its
+   * declared size), 'unsupported' (method or encryption), 'bad_deflate', 'bad_checksum'.
    */
-  read(path) {
+  read(path, options = {}) {
     const e = this._index.get(pathKey(path));
     if (!e) return null;
     const file = e.path;
+    const { use } = options;
+    if (use !== undefined || options.maxSize !== undefined || options.maxRatio !== undefined) {
+      if (use !== undefined && !this.limits[use]) {
+        throw new InterquakeError('invalid_argument', `read(): no use '${use}' (${Object.keys(this.limits).join(', ')})`, { file });
+      }
+      const caps = { maxSize: Infinity, maxRatio: Infinity, ...this.limits[use] };
+      if (options.maxSize !== undefined) caps.maxSize = options.maxSize;
+      if (options.maxRatio !== undefined) caps.maxRatio = options.maxRatio;
+      checkUse(file, use ?? 'requested', caps, e.size, e.method === 8 ? e.compressedSize : null);
+    }
     if (e.flags & 1) throw new InterquakeError('unsupported', `${file}: the entry is encrypted`, { file });
     const data = this._bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize);
     let out;
@@ -247,6 +306,7 @@ function inflateEntry(fflate, data, size, file) {
   if (size === 0 && data.length === 0) return out;
   let at = 0;
   let done = false;
+  const step = Math.min(INFLATE_STEP_MAX, Math.max(INFLATE_STEP_MIN, Math.ceil(size / 1024)));
   const inflater = new fflate.Inflate((chunk, final) => {
     if (at + chunk.length > size) {
       throw new InterquakeError('limit', `${file}: inflates past its declared ${size} bytes (a zip bomb?)`, { file });
@@ -257,8 +317,8 @@ function inflateEntry(fflate, data, size, file) {
   });
   try {
     if (data.length === 0) inflater.push(data, true);
-    for (let i = 0; i < data.length && !done; i += INFLATE_STEP) {
-      inflater.push(data.subarray(i, i + INFLATE_STEP), i + INFLATE_STEP >= data.length);
+    for (let i = 0; i < data.length && !done; i += step) {
+      inflater.push(data.subarray(i, i + step), i + step >= data.length);
     }
   } catch (err) {
     if (err instanceof InterquakeError) throw err;

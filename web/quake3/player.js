@@ -4,7 +4,7 @@
 // cgame's CG_RunLerpFrame does (docs/formats.md section 2).
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
-import { Archive, IMAGE_EXTENSIONS, findPlayers, normalizePath, pathKey, sortSkins } from './archive.js';
+import { Archive, IMAGE_EXTENSIONS, checkUse, findPlayers, normalizePath, pathKey, sortSkins, useLimits } from './archive.js';
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
 
@@ -14,18 +14,22 @@ const LOOKUP_EXTENSIONS = IMAGE_EXTENSIONS.filter((e) => e !== 'jpeg').map((e) =
 
 // -- Where files come from: an opened archive, a Map or a plain object of path -> bytes
 
-// find(path) answers where a file is without reading it ({ path } or null); read(path)
-// also returns its bytes, so textures are located without inflating them.
-function fileSource(files, player) {
+// find(path) answers where a file is without reading it ({ path } or null); read(path, use)
+// also returns its bytes, so textures are located without inflating them. A use caps the
+// file's size (and an archive entry's ratio) before it is inflated or copied anywhere.
+function fileSource(files, player, overrides) {
   let locate;
   let load;
   let paths;
+  let limits;
   if (files instanceof Archive) {
+    limits = overrides ? Object.fromEntries(Object.entries(useLimits(overrides)).map(([use]) =>
+      [use, { ...files.limits[use], ...overrides[use] }])) : files.limits;
     locate = (path) => {
       const entry = files.entry(path);
       return entry ? entry.path : null;
     };
-    load = (path) => files.read(path);
+    load = (path, use) => files.read(path, use ? { use, ...limits[use] } : {});
     paths = files.files;
   } else if (files && typeof files === 'object') {
     const index = new Map();
@@ -34,8 +38,13 @@ function fileSource(files, player) {
       if (bytes == null) continue;
       index.set(pathKey(path), { path: normalizePath(path), bytes: textBytes(bytes, `loadPlayer() file ${path}`) });
     }
+    limits = useLimits(overrides);
     locate = (path) => index.get(pathKey(path))?.path ?? null;
-    load = (path) => index.get(pathKey(path)).bytes;
+    load = (path, use) => {
+      const file = index.get(pathKey(path));
+      if (use) checkUse(file.path, use, limits[use], file.bytes.length);
+      return file.bytes;
+    };
     paths = [...index.values()].map((f) => f.path);
   } else {
     throw new InterquakeError('invalid_argument', 'loadPlayer() takes an archive from openArchive() or an object of path -> bytes');
@@ -55,11 +64,26 @@ function fileSource(files, player) {
       : locate(p) || locate(prefix + p);
     return found ? { path: found } : null;
   };
-  const read = (path) => {
+  const read = (path, use) => {
     const file = find(path);
-    return file ? { path: file.path, bytes: load(file.path) } : null;
+    return file ? { path: file.path, bytes: load(file.path, use) } : null;
   };
-  return { find, read, folder, info, others: players.length > 1 ? players.map((p) => p.path) : [] };
+  return { find, read, folder, info, limits, others: players.length > 1 ? players.map((p) => p.path) : [] };
+}
+
+// What a part file must start with to be handed to lib.load (which copies it into the heap).
+const PART_MAGIC = { '.md3': 'IDP3', '.iqm': 'INTERQUAKEMODEL\0' };
+
+/** Throws 'unknown_format' unless bytes start with the magic their extension promises. */
+function checkPartMagic(path, bytes) {
+  const magic = PART_MAGIC[path.slice(path.lastIndexOf('.')).toLowerCase()];
+  if (!magic) return;
+  const head = String.fromCharCode(...bytes.subarray(0, magic.length));
+  if (head !== magic) {
+    const shown = JSON.stringify(String.fromCharCode(...bytes.subarray(0, 4)));
+    throw new InterquakeError('unknown_format',
+      `${path}: starts with ${shown}, not ${JSON.stringify(magic.replace('\0', ''))}; not loaded`, { file: path });
+  }
 }
 
 /**
@@ -138,7 +162,7 @@ function fractionalFrame({ from, to, lerp }) {
 
 /** Assembles a Quake 3 player. See Interquake.loadPlayer. */
 export function loadPlayer(lib, files, options = {}) {
-  const source = fileSource(files, options.player);
+  const source = fileSource(files, options.player, options.limits);
   const { find, read, folder, info } = source;
   const warnings = [];
   const missing = new Set();
@@ -158,7 +182,7 @@ export function loadPlayer(lib, files, options = {}) {
       const levels = [...new Set([lod, 0, 1, 2, 3, 4])];
       for (const level of levels) {
         const suffix = level ? `_${level}` : '';
-        file = read(`${part}${suffix}.md3`) || read(`${part}${suffix}.iqm`);
+        file = read(`${part}${suffix}.md3`, 'model') || read(`${part}${suffix}.iqm`, 'model');
         if (file) {
           if (level !== lod) {
             warnings.push({ code: 'repaired', message: `${part}${lod ? `_${lod}` : ''}.md3 is missing; using ${file.path.slice(file.path.lastIndexOf('/') + 1)}` });
@@ -168,6 +192,7 @@ export function loadPlayer(lib, files, options = {}) {
         if (level === lod && lod) missing.add(where(`${part}_${level}.md3`));
       }
       if (!file) throw new InterquakeError('missing_file', `${where(`${part}.md3`)} is missing`, { file: where(`${part}.md3`) });
+      checkPartMagic(file.path, file.bytes);
       const model = lib.load(file.bytes, { name: file.path });
       loaded.push(model);
       parts[part] = { path: file.path, model };
@@ -176,8 +201,9 @@ export function loadPlayer(lib, files, options = {}) {
       let model = options.weapon;
       let path = options.weaponPath;
       if (typeof model === 'string') {
-        const file = read(model);
+        const file = read(model, 'model');
         if (!file) throw new InterquakeError('missing_file', `weapon ${model} is missing`, { file: model });
+        checkPartMagic(file.path, file.bytes);
         path = file.path;
         model = lib.load(file.bytes, { name: path });
         loaded.push(model);
@@ -200,7 +226,7 @@ export function loadPlayer(lib, files, options = {}) {
   const cfgFile = find('animation.cfg');
   if (cfgFile) {
     try {
-      config = parseAnimationConfig(lib, read(cfgFile.path).bytes, { name: cfgFile.path });
+      config = parseAnimationConfig(lib, read(cfgFile.path, 'animation').bytes, { name: cfgFile.path });
     } catch (err) {
       for (const model of loaded) model.dispose();
       throw err;
@@ -254,7 +280,7 @@ export function loadPlayer(lib, files, options = {}) {
         continue;
       }
       try { // an unreadable or bad skin is a warning: the surfaces fall back to their shader names
-        byPart[part] = parseSkin(lib, read(file.path).bytes, { name: file.path });
+        byPart[part] = parseSkin(lib, read(file.path, 'skin').bytes, { name: file.path });
         for (const w of byPart[part].warnings) warnings.push({ code: w.code, message: `${file.path}: ${w.message}` });
       } catch (err) {
         warnings.push({ code: err.code || 'syntax', message: err.message });
@@ -361,11 +387,16 @@ export function loadPlayer(lib, files, options = {}) {
     animation: (name) => byName.get(name),
     /** Surfaces and textures for any skin name (or null for the MD3 shader names). */
     resolveSkin,
-    /** A file's bytes, by game path or path relative to the player's folder; null when absent. */
-    readFile: (path) => {
-      const f = read(path);
+    /**
+     * A file's bytes, by game path or path relative to the player's folder; null when absent.
+     * use ('texture', 'shader', ...) applies that use's caps before inflating.
+     */
+    readFile: (path, use) => {
+      const f = read(path, use);
       return f ? f.bytes : null;
     },
+    /** The caps by use this player's files were read with. */
+    limits: source.limits,
     /**
      * Frames and placements at a moment: state.legs / state.torso are { animation, time }
      * (seconds since the animation started) or { frame }; state.both sets both at once.

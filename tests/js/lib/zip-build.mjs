@@ -2,7 +2,23 @@
 // directory header 4.3.12, end record 4.3.16), independently of the C reader. Entries are
 // stored or deflated (Node's zlib, raw deflate); any field can be overridden so bad-input
 // tests can build lying archives. Returns the bytes and where each structure landed.
-import { deflateRawSync } from 'node:zlib';
+import { constants, deflateRawSync } from 'node:zlib';
+
+/**
+ * A raw deflate stream of `size` zeros (a multiple of `chunk`), built without deflating them
+ * all: one chunk is deflated with a full flush (byte-aligned, not final, no back-references
+ * across it), repeated, then closed by an empty final block. level 9 gives 1011:1 with 1 MiB
+ * chunks (what deflate does to 1 GiB of zeros), level 1 gives 229:1.
+ */
+export function zeroStream(size, { level = 9, chunk = 1 << 20 } = {}) {
+  if (size % chunk) throw new Error('size must be a multiple of chunk');
+  const piece = deflateRawSync(new Uint8Array(chunk), { level, finishFlush: constants.Z_FULL_FLUSH });
+  const count = size / chunk;
+  const out = new Uint8Array(piece.length * count + 2);
+  for (let i = 0; i < count; i++) out.set(piece, i * piece.length);
+  out.set([0x03, 0x00], piece.length * count); // BFINAL=1, fixed Huffman, end of block
+  return out;
+}
 
 let table;
 export function crc32(bytes) {
@@ -22,8 +38,11 @@ export function crc32(bytes) {
 /**
  * files: [{ name, data (Uint8Array | string), deflate?: boolean, method?, flags?, crc?, size?,
  * compressedSize?, compressed?: Uint8Array (raw bytes to store as the entry's data),
- * descriptor?: boolean (streaming style: flag bit 3, zeros in the local header, a data descriptor after) }].
- * options.comment: end-record comment.
+ * descriptor?: boolean (streaming style: flag bit 3, zeros in the local header, a data descriptor after),
+ * crc32 of data is skipped when crc is given (data may then be omitted: { size, compressed }),
+ * sameAs?: index of an earlier file whose local header, data and sizes this directory entry reuses
+ * (one stream under two names) }].
+ * options.comment: end-record comment; options.declaredCount: the end record's entry count.
  */
 export function buildZip(files, options = {}) {
   const enc = new TextEncoder();
@@ -32,8 +51,12 @@ export function buildZip(files, options = {}) {
   const push = (bytes) => { chunks.push(bytes); at += bytes.length; };
   const entries = [];
   for (const f of files) {
-    const data = typeof f.data === 'string' ? enc.encode(f.data) : f.data;
     const name = enc.encode(f.name);
+    if (f.sameAs !== undefined) {
+      entries.push({ ...entries[f.sameAs], name: f.name, nameBytes: name });
+      continue;
+    }
+    const data = typeof f.data === 'string' ? enc.encode(f.data) : f.data ?? new Uint8Array(0);
     const compressed = f.compressed ?? (f.deflate ? new Uint8Array(deflateRawSync(data, { level: 9 })) : data);
     const e = {
       name: f.name, nameBytes: name, data, compressed,
@@ -86,8 +109,9 @@ export function buildZip(files, options = {}) {
   const comment = enc.encode(options.comment ?? '');
   const end = new DataView(new ArrayBuffer(22));
   end.setUint32(0, 0x06054b50, true);
-  end.setUint16(8, entries.length, true);
-  end.setUint16(10, entries.length, true);
+  const declared = options.declaredCount ?? entries.length;
+  end.setUint16(8, declared, true);
+  end.setUint16(10, declared, true);
   end.setUint32(12, centralSize, true);
   end.setUint32(16, centralOffset, true);
   end.setUint16(20, comment.length, true);
