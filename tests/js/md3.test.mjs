@@ -584,3 +584,23 @@ test('writeIQM refuses vertex-animated models: IQM stores skeletal animation onl
   assert.throws(() => iq.writeIQM(model), (e) => e.code === 'unsupported' && /155 frames/.test(e.message));
   model.dispose();
 });
+
+test('names that are not UTF-8 read as Latin-1, and lookups by that name or by index find the bytes the file holds', () => {
+  const built = buildMD3({
+    surfaces: [quadSurface({ name: 'body' })],
+    tags: [{ name: 'tag_weapon', frames: [{ origin: [1, 2, 3] }] }, { name: 'tag_XXead', frames: [{ origin: [4, 5, 6] }] }],
+  });
+  const bytes = built.bytes.slice();
+  // rename the second tag to "tag_\xe9\xadead" (two high bytes: not UTF-8)
+  const at = bytes.findIndex((_, i) => String.fromCharCode(...bytes.subarray(i, i + 9)) === 'tag_XXead');
+  bytes[at + 4] = 0xe9;
+  bytes[at + 5] = 0xad;
+  const m = iq.load(bytes);
+  assert.deepEqual(m.tags, ['tag_weapon', 'tag_\u00e9\u00adead']);
+  const byName = m.tagMatrix(m.tags[1]);
+  assert.deepEqual([...byName.subarray(12, 15)], [4, 5, 6]);
+  assert.deepEqual(m.tagMatrix(1), byName, 'by index: tags first');
+  assert.equal(m.tagMatrix('tag_\ufffdead'), null, 'a replacement character is not the name');
+  assert.equal(m.tagMatrix(2), null, 'past the tags and joints');
+  m.dispose();
+});
