@@ -151,11 +151,11 @@ export class Track {
     this._baseline(0);
   }
 
-  // Takes the C's loops and finished at the current time as the new reference for events.
+  // Takes the C's loop count at the current time as the reference for loop events; not finished
+  // (the next step that the C answers `finished` for reports it, even for a one-frame animation).
   _baseline(count) {
-    const h = this.head();
-    this._loops = h?.loops ?? 0;
-    this._finished = Boolean(h?.finished);
+    this._loops = this.head()?.loops ?? 0;
+    this._finished = false;
     this._count = count;
   }
 
@@ -205,7 +205,6 @@ export class Track {
     this.time = Math.max(0, Number(seconds) || 0);
     if (this.loop === 'once') this.time = Math.min(this.time, d);
     this._baseline(Math.abs(this.head()?.loops ?? 0));
-    this._finished = false;
   }
 
   /**
@@ -221,7 +220,6 @@ export class Track {
     this._baseline(0);
     this.setDirection(direction);
     this._baseline(0);
-    this._finished = false; // as after seek(): playing on reaches the end (and reports it) again
   }
 
   _timeOf(frame) {
