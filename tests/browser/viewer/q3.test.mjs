@@ -78,15 +78,26 @@ test('a player animates legs and torso separately, and switches skin', { timeout
     v.renderFrame(3, { part: 'legs' });
     const legsMoved = await iqPixels(v);
     const torsoFrame = v._trackFor('torso').frame;
+    // Per-part readout: each part's frame inside its animation and the global frame shown.
+    const frames = v.frames;
+    const cfg = { run: v.availableAnimations.find((x) => x.name === 'LEGS_RUN'), attack: v.availableAnimations.find((x) => x.name === 'TORSO_ATTACK') };
+    v.seekFrame(2, { part: 'torso' });
+    const torsoAfter = v.frames.torso;
     const events = [];
     v.addEventListener('skin-change', (e) => events.push(e.detail.skin));
     await v.setSkin('red');
     v.renderFrame(3, { part: 'legs' });
     const red = await iqPixels(v);
-    return { legsDiff: iqDiff(a.id, legsMoved.id), torsoFrame, skinDiff: iqDiff(legsMoved.id, red.id), events, skin: v.skin, red: red.mean, before: legsMoved.mean };
+    return { frames, cfg, torsoAfter, legsDiff: iqDiff(a.id, legsMoved.id), torsoFrame, skinDiff: iqDiff(legsMoved.id, red.id), events, skin: v.skin, red: red.mean, before: legsMoved.mean };
   });
   assert.ok(r.legsDiff > 100, `moving the legs changes the picture (${r.legsDiff})`);
   assert.equal(r.torsoFrame, 0, 'the torso stayed on its frame');
+  assert.deepEqual(Object.keys(r.frames), ['legs', 'torso']);
+  assert.equal(r.frames.legs.animation, 'LEGS_RUN');
+  assert.ok(Math.abs(r.frames.legs.frame - 3) < 1e-6, `legs on frame 3 (${r.frames.legs.frame})`);
+  assert.equal(r.frames.legs.globalFrame, r.cfg.run.firstFrame + 3, 'the global frame of the legs');
+  assert.equal(r.frames.torso.globalFrame, r.cfg.attack.firstFrame, 'the torso on its first frame');
+  assert.ok(Math.abs(r.torsoAfter.frame - 2) < 1e-6 && r.torsoAfter.globalFrame === r.cfg.attack.firstFrame + 2, 'seekFrame(2, { part: torso })');
   assert.deepEqual(r.events, ['red']);
   assert.equal(r.skin, 'red');
   assert.ok(r.skinDiff > 500, `the red skin changes the picture (${r.skinDiff} pixels)`);
