@@ -164,12 +164,18 @@ test('the viewer page opens a .pk3 URL from ?src= with the player options as par
     torso: viewer._trackFor('torso').animation.name, loop: viewer._trackFor('legs').loop, paused: viewer.paused,
     legsOptions: [...viewer.shadowRoot.querySelector('[part=legs-select]').options].map((o) => o.value),
     skinChoice: viewer.shadowRoot.querySelector('[part=skin-select]').value,
+    // The built-in UI: a timeline and a frame readout (frame / last · #global) per part.
+    timelines: [...viewer.shadowRoot.querySelectorAll('[part~=timeline]')].map((e) => e.getAttribute('part')),
+    labels: [...viewer.shadowRoot.querySelectorAll('[part=frame-label]')].map((e) => e.textContent),
   }));
   assert.equal(r.name, 'sarge');
   assert.equal(r.skin, 'blue');
   assert.equal(r.legs, 'LEGS_RUN');
   assert.equal(r.torso, 'TORSO_ATTACK');
   assert.equal(r.loop, 'pingpong');
+  assert.deepEqual(r.timelines, ['timeline legs-timeline', 'timeline torso-timeline']);
+  assert.equal(r.labels.length, 2);
+  for (const label of r.labels) assert.match(label, /^\d+ \/ \d+ · #\d+$/);
   assert.equal(r.paused, false, 'the page autoplays');
   assert.ok(r.legsOptions.includes('LEGS_WALK') && r.legsOptions.includes('BOTH_DEATH1') && !r.legsOptions.includes('TORSO_GESTURE'),
     'the legs picker lists legs and both-part animations');
