@@ -11,6 +11,19 @@ export type ViewerSource =
   | FileList | File[]
   | { [path: string]: Uint8Array | ArrayBuffer | ArrayBufferView | Blob };
 
+export interface PartPlayhead {
+  animation: string | null;
+  /** Fractional frame inside the animation. */
+  frame: number;
+  /** The model's frame shown. */
+  globalFrame: number;
+  frameCount: number;
+  time: number;
+  duration: number;
+  loop: 'repeat' | 'once' | 'pingpong';
+  finished: boolean;
+}
+
 export interface ViewerAnimation {
   name: string;
   /** 'both' for IQM/IQE/MD3 and Quake 3 BOTH_*; 'legs' or 'torso' for Quake 3 LEGS_* / TORSO_*. */
@@ -97,13 +110,15 @@ export class InterquakeViewerElement extends HTMLElement {
   readonly frameCount: number;
   currentTime: number;
   currentFrame: number;
+  /** Every part's play head: { both } or a player's { legs, torso }; all from the C animator. */
+  readonly frames: Partial<Record<'both' | 'legs' | 'torso', PartPlayhead>>;
 
   load(source: ViewerSource, options?: { format?: 'auto' | 'iqm' | 'iqe' | 'md3'; name?: string; model?: string }): Promise<void>;
   play(options?: { repetitions?: number; pingpong?: boolean }): void;
   pause(): void;
   seek(seconds: number): void;
   seekFrame(frame: number, options?: { part?: AnimationPart }): void;
-  step(frames?: number): void;
+  step(frames?: number, options?: { part?: AnimationPart }): void;
   setAnimation(name: string, options?: { part?: AnimationPart; crossfade?: number }): void;
   setSkin(name: string): Promise<void>;
   toBlob(options?: { mimeType?: string; qualityArgument?: number; frame?: number }): Promise<Blob>;

@@ -468,7 +468,7 @@ export interface PartFrames {
   matrix: Float32Array;
 }
 
-export type PartState = { animation: string; time?: number } | { frame: number };
+export type PartState = { animation: string; time?: number } | { frame: number } | { from: number; to?: number; lerp?: number };
 
 export interface Player {
   path: string;

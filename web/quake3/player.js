@@ -352,6 +352,16 @@ export function loadPlayer(lib, files, options = {}) {
       if (!Number.isFinite(time)) throw new InterquakeError('invalid_argument', `time must be a finite number, got ${spec.time}`);
       const h = q3Playhead(lib, anim, time, model.frameCount);
       frames = { from: h.from, to: h.to, lerp: h.lerp };
+    } else if (spec.from !== undefined) {
+      // Any two frames and a blend (a loop seam, a change of animation), as a clock computed them.
+      const last = Math.max(0, model.frameCount - 1);
+      const frame = (v, what) => {
+        if (!Number.isInteger(v)) throw new InterquakeError('invalid_argument', `${what} must be a whole frame number, got ${v}`);
+        return Math.min(Math.max(v, 0), last);
+      };
+      const lerp = Number(spec.lerp ?? 0);
+      if (!Number.isFinite(lerp)) throw new InterquakeError('invalid_argument', `lerp must be a finite number, got ${spec.lerp}`);
+      frames = { from: frame(spec.from, 'from'), to: frame(spec.to ?? spec.from, 'to'), lerp: Math.min(Math.max(lerp, 0), 1) };
     } else {
       const f = Number(spec.frame ?? 0);
       if (!Number.isFinite(f)) throw new InterquakeError('invalid_argument', `frame must be a finite number, got ${spec.frame}`);
@@ -399,7 +409,8 @@ export function loadPlayer(lib, files, options = {}) {
     limits: source.limits,
     /**
      * Frames and placements at a moment: state.legs / state.torso are { animation, time }
-     * (seconds since the animation started) or { frame }; state.both sets both at once.
+     * (seconds since the animation started), { frame }, or { from, to, lerp } (any two frames of
+     * the part: tags are placed between them by the C); state.both sets both at once.
      */
     pose(state = {}) {
       const legsSpec = state.legs ?? state.both;

@@ -1,15 +1,15 @@
 // What the element shows, built from the resolved input (sources.js): one model, or a Quake 3
-// player assembled by the library (iq.loadPlayer), with CPU copies of the geometry, textures per
-// mesh, the animations as the clock plays them, and the report the info panel shows. A content is
-// { format, name, player, models, parts, animations, skins, lods, tags, missingFiles, warnings,
-// bounds, info }; each part is { name, model, geometry, textures, matrix, track, skin, morph }.
+// player assembled by the library (iq.loadPlayer), its geometry (the model's own arrays, never
+// copied), textures per mesh, the animations as the clock plays them (clock.js), and the report
+// the info panel shows. A content is { format, name, player, models, parts, animations, skins,
+// lods, tags, missingFiles, warnings, bounds, info }; each part is { name, model, instance,
+// geometry, textures, matrix, track, skin, morph }, `instance` being what poses it.
 
 import { IDENTITY, placeholderImage } from './renderer.js';
 import { decodeImage, rerootPlayerFiles } from './assets.js';
 import { ViewerError } from './errors.js';
+import { modelAnimations, playerAnimations } from './clock.js';
 
-const DEFAULT_FRAMERATE = 24;   // IQM/IQE animations that give none (the IQM SDK's default)
-const MD3_FRAMERATE = 15;       // MD3 files without animation.cfg: a lively default
 const MAX_DROPPED_BYTES = 512 << 20; // a player assembled from dropped files is read into memory whole
 export const PLACEHOLDER = placeholderImage();
 
@@ -30,18 +30,12 @@ export async function buildContent(iq, input, options) {
     attachAnimationFiles(iq, model, input.animationFiles ?? [], warnings);
     const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings);
     const part = {
-      name: main.path, model, geometry: geometryOf(model), textures, matrix: IDENTITY, track: 'both',
+      // The content owns the model, so its own instance poses it (model.createInstance() would do
+      // for a model drawn twice).
+      name: main.path, model, instance: model, geometry: geometryOf(model), textures, matrix: IDENTITY, track: 'both',
       skin: null, morph: null,
     };
-    let animations = model.animations.map((a, index) => ({
-      name: a.name, part: 'both', index, firstFrame: a.firstFrame, frameCount: a.frameCount,
-      framerate: a.framerate > 0 ? a.framerate : DEFAULT_FRAMERATE, loop: a.loop, model,
-    })).filter((a) => a.frameCount > 0);
-    if (!animations.length && model.frameCount > 1) {
-      // Frames without named animations (most single MD3s): one animation over all of them.
-      animations = [{ name: 'all frames', part: 'both', index: -1, firstFrame: 0, frameCount: model.frameCount,
-        framerate: model.format === 'md3' ? MD3_FRAMERATE : DEFAULT_FRAMERATE, loop: true, model }];
-    }
+    const animations = modelAnimations(iq, model);
     const content = {
       format: model.format, name: main.path, player: null, choices: input.models ?? [main.path], models: [model], parts: [part], animations,
       skins: [], lods: [], tags: model.tags ? [...model.tags] : [], missingFiles, warnings,
@@ -111,17 +105,13 @@ async function buildPlayer(iq, input, options) {
     };
     for (const [name, part] of Object.entries(player.parts)) {
       content.parts.push({
-        name: part.path ?? name, partName: name, model: part.model, geometry: geometryOf(part.model), textures: [],
+        name: part.path ?? name, partName: name, model: part.model, instance: part.model, geometry: geometryOf(part.model), textures: [],
         matrix: IDENTITY, track: name === 'lower' ? 'legs' : name === 'upper' || name === 'weapon' ? 'torso' : 'none',
         skin: null, morph: { a: 0, b: 0, t: 0 }, frames: { a: 0, b: 0, t: 0 },
       });
       for (const tag of part.model.tags ?? []) if (!content.tags.includes(tag)) content.tags.push(tag);
     }
-    content.animations = player.animations.map((a) => ({
-      name: a.name, part: a.part, index: a.index ?? -1, firstFrame: a.firstFrame, frameCount: Math.max(a.frameCount, 1),
-      framerate: a.fps > 0 ? a.fps : MD3_FRAMERATE, loop: a.loop, playsOnce: !a.loop, reversed: Boolean(a.reversed),
-      model: null,
-    }));
+    content.animations = playerAnimations(iq, player);
     await playerTextures(iq, content, player.surfaces, content.missingFiles, content.warnings, options.release);
     content.info = summarize(content);
     return content;
@@ -207,27 +197,32 @@ async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings
 export function publicAnimation(a) {
   return {
     name: a.name, part: a.part, firstFrame: a.firstFrame, frameCount: a.frameCount, fps: a.framerate,
-    loop: !a.playsOnce, duration: a.frameCount / a.framerate,
+    loop: a.loop, duration: a.duration,
   };
 }
 
-/** CPU copies of what the renderer uploads (kept so a lost context can be refilled). */
+const NO_INDICES = new Uint32Array(0);
+
+/**
+ * What the renderer uploads: the model's own arrays (views of the WASM heap, read when uploading,
+ * again after a lost context), never copies. Getters, because a view is re-made when the heap grows.
+ */
 export function geometryOf(model) {
-  const copy = (a) => (a ? a.slice() : null);
-  const skinned = model.joints.length > 0 && model.blendIndices && model.format !== 'md3';
-  const morph = model.format === 'md3' && model.frameCount > 0 && model.framePositions;
+  const skinned = model.joints.length > 0 && Boolean(model.blendIndices) && model.format !== 'md3';
+  const morph = model.format === 'md3' && model.frameCount > 0 && Boolean(model.framePositions);
   return {
+    model,
     vertexCount: model.vertexCount,
-    positions: copy(model.positions),
-    normals: copy(model.normals),
-    texcoords: copy(model.texcoords),
-    colors: copy(model.colors),
-    joints: skinned ? copy(model.blendIndices) : null,
-    weights: skinned ? copy(model.blendWeights) : null,
+    get positions() { return model.positions; },
+    get normals() { return model.normals; },
+    get texcoords() { return model.texcoords; },
+    get colors() { return model.colors; },
+    get joints() { return skinned ? model.blendIndices : null; },
+    get weights() { return skinned ? model.blendWeights : null; },
     jointCount: model.joints.length,
-    indices: copy(model.indices) ?? new Uint32Array(0),
+    get indices() { return model.indices ?? NO_INDICES; },
     meshes: model.meshes.map((m) => ({ firstTriangle: m.firstTriangle, triangleCount: m.triangleCount })),
-    frames: morph ? { positions: copy(model.framePositions), normals: copy(model.frameNormals) } : null,
+    frames: morph ? { get positions() { return model.framePositions; }, get normals() { return model.frameNormals; } } : null,
   };
 }
 

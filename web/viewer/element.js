@@ -5,7 +5,7 @@
 
 import { init } from '../interquake.js';
 import { ATTRIBUTE_NAMES, defineAttributeProperties, setOrRemove } from './attributes.js';
-import { Track, LOOP_MODES, poseContent } from './clock.js';
+import { Track, LOOP_MODES, naturalLoop, poseContent } from './clock.js';
 import { resolveInput } from './sources.js';
 import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf } from './content.js';
 import { OrbitCamera, attachCameraControls, fieldOfView } from './camera.js';
@@ -93,7 +93,10 @@ export class InterquakeViewerElement extends HTMLElement {
         if (this._content && value !== null) this.play();
         break;
       case 'loop':
-        for (const track of this._tracks) track.loop = this._loopFor(track.animation);
+        for (const track of this._tracks) {
+          track.loop = this._loopFor(track.animation);
+          track.seek(track.time); // the same time in the new mode (clamped to the pass in once mode)
+        }
         this._invalidate();
         break;
       case 'frame':
@@ -147,14 +150,30 @@ export class InterquakeViewerElement extends HTMLElement {
   get missingFiles() { return this._content?.missingFiles ?? []; }
   get warnings() { return this._content?.warnings ?? []; }
   get paused() { return this._paused; }
-  /** Seconds of the current animation (the legs' for a player). */
+  /** Seconds of one pass or period of the current animation in its loop mode (the legs' for a player), from the C. */
   get duration() { return this._mainTrack()?.duration ?? 0; }
-  get frameCount() { return this._mainTrack()?.animation?.frameCount ?? 0; }
+  get frameCount() { return this._mainTrack()?.frameCount ?? 0; }
   get currentTime() { return this._mainTrack()?.time ?? 0; }
   set currentTime(v) { this.seek(v); }
   /** Fractional frame inside the current animation (0-based). */
   get currentFrame() { return this._mainTrack()?.frame ?? 0; }
   set currentFrame(v) { this.seekFrame(v); }
+  /**
+   * Each part's play head, keyed by part ('both', or 'legs' and 'torso' for a player):
+   * { animation, frame (fractional, inside the animation), globalFrame (the model's frame shown),
+   * frameCount, time, duration, loop, finished }, all as the C answers them.
+   */
+  get frames() {
+    const out = {};
+    for (const track of this._tracks) {
+      const h = track.head();
+      out[track.part] = {
+        animation: track.animation?.name ?? null, frame: h?.position ?? 0, globalFrame: h?.frameA ?? 0,
+        frameCount: h?.frameCount ?? 0, time: track.time, duration: h?.duration ?? 0, loop: track.loop, finished: track.finished,
+      };
+    }
+    return out;
+  }
 
   // ---- methods
 
@@ -202,22 +221,16 @@ export class InterquakeViewerElement extends HTMLElement {
     this._timeChanged();
   }
 
-  /** Puts the play head on frame `n` of the current animation (0-based, fractions allowed). */
+  /** Puts the play head on frame `n` of the current animation (0-based, fractions allowed); `part`: one part only. */
   seekFrame(n, { part } = {}) {
     for (const track of this._tracks) if (!part || part === track.part) track.seekFrame(Number(n) || 0);
     this._timeChanged();
   }
 
-  /** Pauses and moves `n` whole frames (negative: back), wrapping in repeat mode. */
-  step(n = 1) {
+  /** Pauses and moves `n` whole frames (negative: back), wrapping in repeat mode; `part`: one part only. */
+  step(n = 1, { part } = {}) {
     this.pause();
-    for (const track of this._tracks) {
-      const a = track.animation;
-      if (!a) continue;
-      let frame = Math.round(track.frame) + n;
-      if (track.loop === 'repeat') frame = ((frame % a.frameCount) + a.frameCount) % a.frameCount;
-      track.seekFrame(frame);
-    }
+    for (const track of this._tracks) if (!part || part === track.part) track.stepFrames(n);
     this._timeChanged();
   }
 
@@ -334,6 +347,7 @@ export class InterquakeViewerElement extends HTMLElement {
         format: content.format, info: content.info, summary: content.info,
         missingFiles: content.missingFiles, warnings: content.warnings,
       });
+      this._autoplay(); // after load: `play` never comes before `load`
     } catch (err) {
       if (ticket !== this._loadTicket) return;
       const error = asError(err);
@@ -363,8 +377,12 @@ export class InterquakeViewerElement extends HTMLElement {
     for (const s of state) {
       const track = this._trackFor(s.part);
       const animation = s.animation && this._findAnimation(s.animation, s.part);
-      if (track && animation) { track.start(animation, { loop: this._loopFor(animation) }); track.time = s.time; }
+      if (track && animation) {
+        track.start(animation, { speed: this.timeScale, loop: this._loopFor(animation) });
+        track.seek(s.time);
+      }
     }
+    this._autoplay();
     this._invalidate();
   }
 
@@ -389,8 +407,11 @@ export class InterquakeViewerElement extends HTMLElement {
     this._fitCamera(content.bounds);
     this._paused = true;
     this._ui?.update(true);
-    if (this.autoplay && this._tracks.some((t) => t.animation)) this.play();
     this._invalidate();
+  }
+
+  _autoplay() {
+    if (this._content && this.autoplay && this._tracks.some((t) => t.animation)) this.play();
   }
 
   _disposeContent() {
@@ -422,10 +443,10 @@ export class InterquakeViewerElement extends HTMLElement {
     return this._tracks[0] ?? null;
   }
 
-  // The loop attribute wins; otherwise repeat, except animations the data marks as playing once
-  // (animation.cfg's looping count of 0 on Quake 3 players: deaths, gestures).
+  // The loop attribute wins; otherwise what the data says (availableAnimations' `loop`): the IQM/IQE
+  // loop flag (all repeat when a file flags none), animation.cfg's looping count on Quake 3 players.
   _loopFor(animation) {
-    return this.loop ?? (animation?.playsOnce ? 'once' : 'repeat');
+    return this.loop ?? (animation ? naturalLoop(animation) : 'repeat');
   }
 
   _setAnimationQuiet(name, part) {

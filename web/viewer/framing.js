@@ -39,7 +39,7 @@ function samples(first, count) {
 function modelBounds(model, animation, matrix, box) {
   const n = Math.min(model.vertexCount, MAX_POINTS);
   if (!n) return;
-  const frames = animation && animation.index !== undefined
+  const frames = animation
     ? samples(Math.max(animation.firstFrame, 0), Math.min(animation.frameCount, model.frameCount - Math.max(animation.firstFrame, 0)))
     : [];
   if (model.format === 'md3' && model.frameCount > 0) {

@@ -27,7 +27,7 @@ export function overlayLines(content, show, camera) {
   for (const part of content.parts) {
     const m = part.matrix;
     const model = part.model;
-    const frame = part.frames ? part.frames.a + part.frames.t : 0;
+    const frames = part.frames ?? { a: 0, b: 0, t: 0 };
     if (show.has('bounds')) {
       const fb = model.frameBounds;
       const f = part.frames?.a ?? 0;
@@ -36,7 +36,7 @@ export function overlayLines(content, show, camera) {
       if (box && sane(box) === box) boxLines(box, m, (p, q) => seg(top, p, q, [0.95, 0.8, 0.2]));
     }
     if (show.has('skeleton') && model.joints.length) {
-      const world = part.skin ? model.worldMatrices : null;
+      const world = part.skin ? (part.instance ?? model).worldMatrices : null;
       const positions = jointPositions(model, world);
       model.joints.forEach((joint, i) => {
         const p = transformPoint(m, positions[i]);
@@ -49,7 +49,8 @@ export function overlayLines(content, show, camera) {
     if (show.has('tags') && model.tags?.length && typeof model.tagMatrix === 'function') {
       const length = camera.fitRadius * 0.12;
       for (const name of model.tags) {
-        const t = model.tagMatrix(name, frame);
+        // Between the two frames drawn, as the C places tags (a loop seam, a crossfade).
+        const t = model.tagMatrixBetween ? model.tagMatrixBetween(name, frames.a, frames.b, frames.t) : model.tagMatrix(name, frames.a);
         if (!t) continue;
         const tm = multiply(m, t);
         const o = transformPoint(tm, [0, 0, 0]);
@@ -96,29 +97,35 @@ function normalLines(part, length, line) {
   const g = part.geometry;
   const m = part.matrix;
   const n = Math.min(g.vertexCount, 20000);
+  // The model's arrays, fetched once (geometry reads them through getters).
+  const frames = g.frames ? { positions: g.frames.positions, normals: g.frames.normals } : null;
+  const positions = g.positions;
+  const normals = g.normals;
+  const joints = g.joints;
+  const weights = g.weights;
   for (let i = 0; i < n; i++) {
     let p;
     let nv;
-    if (part.morph && g.frames) {
+    if (part.morph && frames) {
       const { a, b, t } = part.morph;
       const at = (arr, f) => [0, 1, 2].map((k) => arr[(f * g.vertexCount + i) * 3 + k]);
-      const pa = at(g.frames.positions, a);
-      const pb = at(g.frames.positions, b);
-      const na = at(g.frames.normals, a);
-      const nb = at(g.frames.normals, b);
+      const pa = at(frames.positions, a);
+      const pb = at(frames.positions, b);
+      const na = at(frames.normals, a);
+      const nb = at(frames.normals, b);
       p = pa.map((v, k) => v + (pb[k] - v) * t);
       nv = na.map((v, k) => v + (nb[k] - v) * t);
     } else {
-      p = [g.positions[i * 3], g.positions[i * 3 + 1], g.positions[i * 3 + 2]];
-      nv = g.normals ? [g.normals[i * 3], g.normals[i * 3 + 1], g.normals[i * 3 + 2]] : [0, 0, 1];
-      if (part.skin && g.joints) {
+      p = [positions[i * 3], positions[i * 3 + 1], positions[i * 3 + 2]];
+      nv = normals ? [normals[i * 3], normals[i * 3 + 1], normals[i * 3 + 2]] : [0, 0, 1];
+      if (part.skin && joints) {
         const s = part.skin;
         const pp = [0, 0, 0];
         const nn = [0, 0, 0];
         for (let k = 0; k < 4; k++) {
-          const w = g.weights[i * 4 + k];
+          const w = weights[i * 4 + k];
           if (!w) continue;
-          const j = g.joints[i * 4 + k] * 12;
+          const j = joints[i * 4 + k] * 12;
           for (let r = 0; r < 3; r++) {
             pp[r] += w * (s[j + r * 4] * p[0] + s[j + r * 4 + 1] * p[1] + s[j + r * 4 + 2] * p[2] + s[j + r * 4 + 3]);
             nn[r] += w * (s[j + r * 4] * nv[0] + s[j + r * 4 + 1] * nv[1] + s[j + r * 4 + 2] * nv[2]);

@@ -1,6 +1,6 @@
 // The viewer's WebGL2 renderer: small, on demand, and able to rebuild itself after a lost context.
 //
-// It draws "parts": a geometry (kept on the CPU as typed arrays so a restored context can be refilled)
+// It draws "parts": a geometry (the model's own typed arrays, read again to refill a restored context)
 // placed by a column-major 4x4 matrix, posed either by skin matrices (GPU skinning: row-major 3x4 per
 // joint in an RGBA32F texture, one joint per texel row, so there is no small bone cap) or by two
 // morph frames and a blend factor (MD3: every frame sits in one vertex buffer and the two frames'

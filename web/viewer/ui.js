@@ -32,6 +32,8 @@ const STYLE = `
   user-select: none; }
 .row { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
 .row.timeline-row { flex-wrap: nowrap; }
+.scrubbers { flex: 1; display: flex; flex-direction: column; gap: 2px; min-width: 0; }
+.part { min-width: 5ch; opacity: 0.8; }
 button svg { display: block; }
 button, select { font: inherit; color: inherit; background: rgba(255,255,255,0.08); border: 1px solid rgba(255,255,255,0.18);
   border-radius: 4px; padding: 2px 7px; min-height: 24px; cursor: pointer; }
@@ -64,9 +66,24 @@ export function buildControls(viewer, mode, stage) {
   const play = el('button', { part: 'play-button', title: 'Play / pause (space)', 'aria-label': 'Play' }, icon('play'));
   const back = el('button', { title: 'Previous frame (←)', 'aria-label': 'Previous frame' }, icon('back'));
   const forward = el('button', { title: 'Next frame (→)', 'aria-label': 'Next frame' }, icon('forward'));
-  const timeline = el('input', { type: 'range', min: '0', max: '0', step: '1', value: '0', part: 'timeline', 'aria-label': 'Frame' });
-  const frameLabel = el('span', { class: 'frame', part: 'frame-label' }, '0 / 0');
-  const timelineRow = el('div', { class: 'row timeline-row' }, play, back, forward, timeline, frameLabel);
+  // One scrubber per part ('both', or a player's legs and torso): its timeline and frame readout.
+  const scrubbers = el('div', { class: 'scrubbers' });
+  const timelineRow = el('div', { class: 'row timeline-row' }, play, back, forward, scrubbers);
+  let scrubberParts = '';
+  const scrubber = (part, labelled) => {
+    const timeline = el('input', {
+      type: 'range', min: '0', max: '0', step: '1', value: '0', part: labelled ? `timeline ${part}-timeline` : 'timeline',
+      'aria-label': labelled ? `${part} frame` : 'Frame',
+    });
+    const label = el('span', { class: 'frame', part: 'frame-label' }, '0 / 0');
+    timeline.addEventListener('input', () => {
+      viewer.pause();
+      viewer.seekFrame(Number(timeline.value), labelled ? { part } : {});
+    });
+    const row = el('div', { class: 'row timeline-row' }, ...(labelled ? [el('span', { class: 'part' }, part)] : []), timeline, label);
+    return { part, row, timeline, label };
+  };
+  let scrubberList = [];
 
   const animation = select('animation-select', 'Animation');
   const legs = select('legs-select', 'Legs animation');
@@ -104,10 +121,6 @@ export function buildControls(viewer, mode, stage) {
   play.addEventListener('click', () => (viewer.paused ? viewer.play() : viewer.pause()));
   back.addEventListener('click', () => viewer.step(-1));
   forward.addEventListener('click', () => viewer.step(1));
-  timeline.addEventListener('input', () => {
-    viewer.pause();
-    viewer.seekFrame(Number(timeline.value));
-  });
   animation.addEventListener('change', () => viewer.setAnimation(animation.value));
   legs.addEventListener('change', () => viewer.setAnimation(legs.value, { part: 'legs' }));
   torso.addEventListener('change', () => viewer.setAnimation(torso.value, { part: 'torso' }));
@@ -154,17 +167,29 @@ export function buildControls(viewer, mode, stage) {
     const loaded = viewer.loaded;
     const animations = viewer.availableAnimations;
     const player = animations.some((a) => a.part === 'legs' || a.part === 'torso');
-    const frames = viewer.frameCount;
-    for (const c of [play, back, forward, timeline]) c.disabled = !loaded || !frames;
+    // Each part's frame inside its animation and the model's global frame, as the C answers them.
+    const heads = viewer.frames;
+    const parts = Object.keys(heads);
+    if (parts.join(' ') !== scrubberParts || !scrubberList.length) {
+      scrubberParts = parts.join(' ');
+      scrubberList = (parts.length ? parts : ['both']).map((part) => scrubber(part, parts.length > 1));
+      scrubbers.replaceChildren(...scrubberList.map((x) => x.row));
+    }
+    const anyFrames = parts.some((p) => heads[p].frameCount > 0);
+    for (const c of [play, back, forward]) c.disabled = !loaded || !anyFrames;
+    for (const { part, timeline, label } of scrubberList) {
+      const head = heads[part];
+      const count = head?.frameCount ?? 0;
+      timeline.disabled = !loaded || !count;
+      timeline.max = String(Math.max(count - 1, 0));
+      const frame = Math.min(Math.floor((head?.frame ?? 0) + 1e-6), Math.max(count - 1, 0));
+      if (root.activeElement !== timeline) timeline.value = String(frame);
+      label.textContent = count ? `${frame} / ${count - 1} · #${head.globalFrame}` : 'no animation';
+    }
     const state = viewer.paused ? 'play' : 'pause';
     if (play.dataset.icon !== state) { play.replaceChildren(icon(state)); play.dataset.icon = state; }
     play.setAttribute('aria-label', viewer.paused ? 'Play' : 'Pause');
-    timeline.max = String(Math.max(frames - 1, 0));
-    const frame = Math.min(Math.floor(viewer.currentFrame + 1e-6), Math.max(frames - 1, 0));
-    if (root.activeElement !== timeline) timeline.value = String(frame);
     const track = viewer._mainTrack?.();
-    const global = track?.animation ? ` · #${track.animation.firstFrame + frame}` : '';
-    frameLabel.textContent = frames ? `${frame} / ${frames - 1}${global}` : 'no animation';
     if (!full) return;
     reverse.setAttribute('aria-pressed', String(viewer.timeScale < 0));
     const magnitude = Math.abs(viewer.timeScale);

@@ -78,15 +78,26 @@ test('a player animates legs and torso separately, and switches skin', { timeout
     v.renderFrame(3, { part: 'legs' });
     const legsMoved = await iqPixels(v);
     const torsoFrame = v._trackFor('torso').frame;
+    // Per-part readout: each part's frame inside its animation and the global frame shown.
+    const frames = v.frames;
+    const cfg = { run: v.availableAnimations.find((x) => x.name === 'LEGS_RUN'), attack: v.availableAnimations.find((x) => x.name === 'TORSO_ATTACK') };
+    v.seekFrame(2, { part: 'torso' });
+    const torsoAfter = v.frames.torso;
     const events = [];
     v.addEventListener('skin-change', (e) => events.push(e.detail.skin));
     await v.setSkin('red');
     v.renderFrame(3, { part: 'legs' });
     const red = await iqPixels(v);
-    return { legsDiff: iqDiff(a.id, legsMoved.id), torsoFrame, skinDiff: iqDiff(legsMoved.id, red.id), events, skin: v.skin, red: red.mean, before: legsMoved.mean };
+    return { frames, cfg, torsoAfter, legsDiff: iqDiff(a.id, legsMoved.id), torsoFrame, skinDiff: iqDiff(legsMoved.id, red.id), events, skin: v.skin, red: red.mean, before: legsMoved.mean };
   });
   assert.ok(r.legsDiff > 100, `moving the legs changes the picture (${r.legsDiff})`);
   assert.equal(r.torsoFrame, 0, 'the torso stayed on its frame');
+  assert.deepEqual(Object.keys(r.frames), ['legs', 'torso']);
+  assert.equal(r.frames.legs.animation, 'LEGS_RUN');
+  assert.ok(Math.abs(r.frames.legs.frame - 3) < 1e-6, `legs on frame 3 (${r.frames.legs.frame})`);
+  assert.equal(r.frames.legs.globalFrame, r.cfg.run.firstFrame + 3, 'the global frame of the legs');
+  assert.equal(r.frames.torso.globalFrame, r.cfg.attack.firstFrame, 'the torso on its first frame');
+  assert.ok(Math.abs(r.torsoAfter.frame - 2) < 1e-6 && r.torsoAfter.globalFrame === r.cfg.attack.firstFrame + 2, 'seekFrame(2, { part: torso })');
   assert.deepEqual(r.events, ['red']);
   assert.equal(r.skin, 'red');
   assert.ok(r.skinDiff > 500, `the red skin changes the picture (${r.skinDiff} pixels)`);
@@ -153,12 +164,18 @@ test('the viewer page opens a .pk3 URL from ?src= with the player options as par
     torso: viewer._trackFor('torso').animation.name, loop: viewer._trackFor('legs').loop, paused: viewer.paused,
     legsOptions: [...viewer.shadowRoot.querySelector('[part=legs-select]').options].map((o) => o.value),
     skinChoice: viewer.shadowRoot.querySelector('[part=skin-select]').value,
+    // The built-in UI: a timeline and a frame readout (frame / last · #global) per part.
+    timelines: [...viewer.shadowRoot.querySelectorAll('[part~=timeline]')].map((e) => e.getAttribute('part')),
+    labels: [...viewer.shadowRoot.querySelectorAll('[part=frame-label]')].map((e) => e.textContent),
   }));
   assert.equal(r.name, 'sarge');
   assert.equal(r.skin, 'blue');
   assert.equal(r.legs, 'LEGS_RUN');
   assert.equal(r.torso, 'TORSO_ATTACK');
   assert.equal(r.loop, 'pingpong');
+  assert.deepEqual(r.timelines, ['timeline legs-timeline', 'timeline torso-timeline']);
+  assert.equal(r.labels.length, 2);
+  for (const label of r.labels) assert.match(label, /^\d+ \/ \d+ · #\d+$/);
   assert.equal(r.paused, false, 'the page autoplays');
   assert.ok(r.legsOptions.includes('LEGS_WALK') && r.legsOptions.includes('BOTH_DEATH1') && !r.legsOptions.includes('TORSO_GESTURE'),
     'the legs picker lists legs and both-part animations');
