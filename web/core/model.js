@@ -4,7 +4,7 @@
 // model can be posed several ways at once. Every time-to-frame answer comes from the C.
 
 import { InterquakeError, decodeText } from './wasm.js';
-import { Views, Posing, collected, definePosing, disposeSymbol, playRecord, playheadResult, clipPlayhead } from './posing.js';
+import { Views, collected, definePosing, disposeSymbol, playRecord, playheadResult, clipPlayhead } from './posing.js';
 import { Instance } from './instance.js';
 
 // The typed array that holds each IQM component format (iq_component's names come from the C).
