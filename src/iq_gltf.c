@@ -454,8 +454,18 @@ static int make_clips(gw *w) {
 /* Keys a clip gives a part: one per frame and, when the clip loops and has two
  * frames or more, one more at frame_count / fps holding the first frame again:
  * the library's repeat mode blends the last frame back into the first, and so
- * do glTF players when the key is there (docs/GLTF.md, "Loop seam"). */
-static uint32_t range_keys(const clip *cl, iq_gltf_range r) { return r.frame_count + (cl->loop && r.frame_count > 1); }
+ * do glTF players when the key is there (docs/GLTF.md, "Loop seam"). As in
+ * iq_clip_playhead, a skeletal clip of 3+ frames whose last pose is its first
+ * (Blender's loops) is already closed: no key is added. */
+static uint32_t range_keys(const clip *cl, iq_gltf_range r, const iq_model *m) {
+    if (!cl->loop || r.frame_count < 2) return r.frame_count;
+    if (r.frame_count > 2 && m->frame_poses && m->joint_count &&
+        memcmp(m->frame_poses + (size_t)r.first_frame * m->joint_count,
+               m->frame_poses + ((size_t)r.first_frame + r.frame_count - 1) * m->joint_count,
+               m->joint_count * sizeof(iq_transform)) == 0)
+        return r.frame_count;
+    return r.frame_count + 1;
+}
 /* The global frame of key k of a range (the seam key is the first frame). */
 static uint32_t key_frame(iq_gltf_range r, uint32_t k) { return r.first_frame + (k < r.frame_count ? k : 0); }
 
@@ -784,7 +794,7 @@ static int write_morph_part(gw *w, uint32_t p, const vattrs *va) {
     for (uint32_t c = 0; c < w->n_clips && !w->failed; c++) {
         iq_gltf_range r = w->clips[c].ranges[p];
         if (!r.frame_count) continue;
-        uint32_t nk = range_keys(&w->clips[c], r);
+        uint32_t nk = range_keys(&w->clips[c], r, m);
         for (uint32_t first = 0;;) {
             uint32_t last = nk - 1 - first > max ? first + max : nk - 1;
             uint32_t base = key_frame(r, first), nt = last - first;
@@ -963,7 +973,7 @@ static int tag_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_rang
  * its last (STEP), its weights pick one target per frame time (LINEAR), and
  * the part's rest mesh is hidden while the clip plays. */
 static int morph_channels(gw *w, anim_builder *ab, uint32_t c, uint32_t p, float fps) {
-    uint32_t keys = range_keys(&w->clips[c], w->clips[c].ranges[p]);
+    uint32_t keys = range_keys(&w->clips[c], w->clips[c].ranges[p], w->scene->parts[p].model);
     for (uint32_t i = 0; i < w->n_chunks && !w->failed; i++) {
         const chunk *ch = &w->chunks[i];
         if (ch->clip != c || ch->part != p) continue;
@@ -1007,7 +1017,7 @@ static int write_animation(gw *w, uint32_t c) {
         iq_gltf_range r = cl->ranges[p];
         if (!r.frame_count) continue;
         const iq_model *m = w->scene->parts[p].model;
-        uint32_t nk = range_keys(cl, r);
+        uint32_t nk = range_keys(cl, r, m);
         int32_t input = times(w, nk, cl->fps);
         if (m->joint_count && m->frame_poses) joint_channels(w, &ab, m, r, nk, input, w->pinfo[p].joint_node);
         if (m->tag_count && m->tag_transforms) tag_channels(w, &ab, m, r, nk, input, w->pinfo[p].tag_node);

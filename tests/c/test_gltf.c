@@ -256,7 +256,11 @@ static void check_skeletal(glb *g, const iq_model *m, const char *what) {
             int c1, c2;
             double *tk = read_acc(g, gint(g, s, "input"), &nt, &c1), *q = read_acc(g, gint(g, s, "output"), &nk, &c2);
             /* a looping clip ends with a key at frame_count / fps holding its first frame (the seam) */
-            uint32_t seam = (an->flags & IQ_ANIMATION_LOOP) && an->frame_count > 1;
+            /* (not when the last pose already is the first, as iq_clip_playhead wraps there) */
+            uint32_t seam = (an->flags & IQ_ANIMATION_LOOP) && an->frame_count > 1 &&
+                            !(an->frame_count > 2 && !memcmp(m->frame_poses + (size_t)an->first_frame * m->joint_count,
+                                                             m->frame_poses + ((size_t)an->first_frame + an->frame_count - 1) * m->joint_count,
+                                                             m->joint_count * sizeof(iq_transform)));
             if (!tk || !q || nk != an->frame_count + seam || nt != nk) { err = 1e9; free(tk); free(q); continue; }
             for (uint32_t f = 0; f < nk; f++) {
                 const float *r = m->frame_poses[(size_t)(an->first_frame + (f < an->frame_count ? f : 0)) * m->joint_count + j].rotate;
