@@ -331,18 +331,19 @@ static void quat_follow(float q[4], const float *prev) {
         for (int k = 0; k < 4; k++) q[k] = -q[k];
 }
 
-/* A tag at a frame as TRS: orthonormalised as iq_tag_matrix does; a mirrored
- * basis is rotation * (-1 scale), since -I is the one reflection glTF's TRS
- * can hold with a quaternion. */
-static void tag_trs(const iq_model *m, uint32_t tag, uint32_t frame, float t[3], float r[4], float s[3]) {
-    const float *a = m->tag_transforms + 12 * ((size_t)frame * m->tag_count + tag);
-    float x[3] = {a[0], a[4], a[8]}, y[3] = {a[1], a[5], a[9]}, z[3] = {a[2], a[6], a[10]};
-    iqi_orthonormalize_axes(x, y, z);
+/* A tag between two frames as TRS, as iq_tag_matrix_frames places it (lerped,
+ * orthonormalised); a mirrored basis is rotation * (-1 scale), since -I is the
+ * one reflection glTF's TRS can hold with a quaternion. */
+static void tag_trs(const iq_model *m, uint32_t tag, uint32_t frame_a, uint32_t frame_b, float blend, float t[3], float r[4],
+                    float s[3]) {
+    float a[16];
+    if (!iq_tag_matrix_frames(m, tag, frame_a, frame_b, blend, a)) memset(a, 0, sizeof a), a[0] = a[5] = a[10] = a[15] = 1;
+    float x[3] = {a[0], a[1], a[2]}, y[3] = {a[4], a[5], a[6]}, z[3] = {a[8], a[9], a[10]};
     float det = x[0] * (y[1] * z[2] - y[2] * z[1]) - y[0] * (x[1] * z[2] - x[2] * z[1]) + z[0] * (x[1] * y[2] - x[2] * y[1]);
     float sign = det < 0 ? -1.0f : 1.0f;
     for (int k = 0; k < 3; k++) { x[k] *= sign; y[k] *= sign; z[k] *= sign; }
     quat_from_axes(r, x, y, z);
-    for (int k = 0; k < 3; k++) { t[k] = a[4 * k + 3]; s[k] = sign; }
+    for (int k = 0; k < 3; k++) { t[k] = a[12 + k]; s[k] = sign; }
 }
 
 static int is_md3(const iq_model *m) { return m->frame_positions && m->frame_count && !m->joint_count; }
@@ -872,7 +873,7 @@ static int write_part(gw *w, uint32_t p, int32_t root) {
         if (node < 0) return 0;
         if (!m->frame_count) continue;
         float tr[3], rq[4], sc[3];
-        tag_trs(m, t, 0, tr, rq, sc);
+        tag_trs(m, t, 0, 0, 0, tr, rq, sc);
         node_trs(&w->nodes[node], tr, rq, sc[0] < 0 ? sc : NULL);
     }
     vattrs va;
@@ -945,24 +946,36 @@ static int joint_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_ra
     return !w->failed;
 }
 
-static int tag_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_range r, uint32_t nk, int32_t input,
+/* Tag tracks get IQ_GLTF_TAG_STEPS keys per frame step: glTF slerps between
+ * keys where the library lerps the axes and re-orthonormalises, and the
+ * in-between keys hold the library's placements, so the two stay within a
+ * hair of each other between frames too (a player's head rides on two tags). */
+static int tag_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_range r, uint32_t nk, float fps,
                         int32_t tag_node) {
+    const uint32_t steps = IQ_GLTF_TAG_STEPS;
+    uint32_t n = (nk - 1) * steps + 1;
+    float *tk = scratch(w, n);
+    if (!tk) return 0;
+    for (uint32_t i = 0; i < n; i++) tk[i] = (float)((double)i / steps / fps);
+    int32_t input = acc_floats(w, tk, n, 1, 0, 1);
     for (uint32_t t = 0; t < m->tag_count && !w->failed; t++) {
-        float *o = scratch(w, 10ull * nk);
+        float *o = scratch(w, 10ull * n);
         if (!o) return 0;
-        float *tr = o, *rq = o + 3 * (size_t)nk, *sc = o + 7 * (size_t)nk;
+        float *tr = o, *rq = o + 3 * (size_t)n, *sc = o + 7 * (size_t)n;
         int mirrored = 0;
-        for (uint32_t k = 0; k < nk; k++) {
-            tag_trs(m, t, key_frame(r, k), tr + 3 * k, rq + 4 * k, sc + 3 * k);
-            quat_follow(rq + 4 * k, k ? rq + 4 * (k - 1) : NULL);
-            mirrored |= sc[3 * k] < 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t k = i / steps;
+            tag_trs(m, t, key_frame(r, k), key_frame(r, k + 1 < nk ? k + 1 : k), (float)(i % steps) / (float)steps, tr + 3 * i,
+                    rq + 4 * i, sc + 3 * i);
+            quat_follow(rq + 4 * i, i ? rq + 4 * (i - 1) : NULL);
+            mirrored |= sc[3 * i] < 0;
         }
-        int32_t a = acc_floats(w, tr, nk, 3, 0, 0);
+        int32_t a = acc_floats(w, tr, n, 3, 0, 0);
         channel(w, ab, input, a, tag_node + (int32_t)t, "translation", "LINEAR");
-        a = acc_floats(w, rq, nk, 4, 0, 0);
+        a = acc_floats(w, rq, n, 4, 0, 0);
         channel(w, ab, input, a, tag_node + (int32_t)t, "rotation", "LINEAR");
         if (mirrored || w->nodes[tag_node + (int32_t)t].has_s) {
-            a = acc_floats(w, sc, nk, 3, 0, 0); /* mirrored frames: the -1 scale flips with them (STEP) */
+            a = acc_floats(w, sc, n, 3, 0, 0); /* mirrored frames: the -1 scale flips with them (STEP) */
             channel(w, ab, input, a, tag_node + (int32_t)t, "scale", "STEP");
         }
     }
@@ -1018,9 +1031,8 @@ static int write_animation(gw *w, uint32_t c) {
         if (!r.frame_count) continue;
         const iq_model *m = w->scene->parts[p].model;
         uint32_t nk = range_keys(cl, r, m);
-        int32_t input = times(w, nk, cl->fps);
-        if (m->joint_count && m->frame_poses) joint_channels(w, &ab, m, r, nk, input, w->pinfo[p].joint_node);
-        if (m->tag_count && m->tag_transforms) tag_channels(w, &ab, m, r, nk, input, w->pinfo[p].tag_node);
+        if (m->joint_count && m->frame_poses) joint_channels(w, &ab, m, r, nk, times(w, nk, cl->fps), w->pinfo[p].joint_node);
+        if (m->tag_count && m->tag_transforms) tag_channels(w, &ab, m, r, nk, cl->fps, w->pinfo[p].tag_node);
         if (is_md3(m)) morph_channels(w, &ab, c, p, cl->fps);
     }
     if (!w->failed && ab.n_samplers) {

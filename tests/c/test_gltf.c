@@ -503,7 +503,10 @@ static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first,
             double *q = read_acc(g, gint(g, rs, "output"), &n1, &c1), *tr = read_acc(g, gint(g, ts, "output"), &n2, &c2);
             double qe = 0;
             for (uint32_t k = 0; q && tr && k < n1 && k < n2; k++) {
-                iq_tag_matrix(m, m->tag_names[t], (float)(first + (k < count ? k : 0)), want);
+                /* IQ_GLTF_TAG_STEPS keys per frame step, each where iq_tag_matrix_frames puts the tag */
+                uint32_t step = k / IQ_GLTF_TAG_STEPS, fa = first + (step < count ? step : 0), fb = first + (step + 1 < count ? step + 1 : 0);
+                if (step + 1 >= count + seam) fb = fa;
+                iq_tag_matrix_frames(m, t, fa, fb, (float)(k % IQ_GLTF_TAG_STEPS) / IQ_GLTF_TAG_STEPS, want);
                 double x = q[4 * k], y = q[4 * k + 1], z = q[4 * k + 2], w = q[4 * k + 3];
                 double xaxis[3] = {1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)};
                 double zaxis[3] = {2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)};
@@ -511,7 +514,7 @@ static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first,
                     qe = fmax(qe, fmax(fmax(fabs(xaxis[c] - want[c]), fabs(zaxis[c] - want[8 + c])), fabs(tr[3 * k + c] - want[12 + c]) / fmax(1, m->bounds.radius)));
                 if (k) qe = fmax(qe, q[4 * k] * q[4 * k - 4] + q[4 * k + 1] * q[4 * k - 3] + q[4 * k + 2] * q[4 * k - 2] + q[4 * k + 3] * q[4 * k - 1] < 0);
             }
-            CHECK(q && tr && n1 == count + seam && qe < 1e-4, "%s: tag %s track off by %g", what, m->tag_names[t], qe);
+            CHECK(q && tr && n1 == (count + seam - 1) * IQ_GLTF_TAG_STEPS + 1 && qe < 1e-4, "%s: tag %s track off by %g", what, m->tag_names[t], qe);
             free(q);
             free(tr);
         }
