@@ -4,7 +4,7 @@
 //                                inside one (archive.pk3:path), or a Quake 3 player folder
 //   interquake validate PATH...  every model and player under files, folders and archives, on
 //                                every core; one line per problem and a summary
-//   interquake convert IN OUT.iqm
+//   interquake convert IN OUT.iqm|OUT.glb
 // Exit codes: 0 done (validate: nothing failed), 1 bad input, 2 bad usage.
 // Only the public JS API is used (init, load, openArchive, loadPlayer, writeIQM, model members).
 // This one file is also the validate worker (worker_threads), so the package ships one file.
@@ -39,12 +39,12 @@ class InputError extends Error {
 const HELP = {
   main: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3]
        interquake validate PATH... [--json] [--warnings] [--workers N] [--timeout SECONDS]
-       interquake convert IN OUT.iqm [--format iqm|iqe|md3]
+       interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N]
        interquake --version | --help | COMMAND --help
 
   info      what a model, archive or Quake 3 player holds
   validate  load every model and player under files, folders and .pk3/.zip archives
-  convert   write a model as IQM v2
+  convert   write a model as IQM v2, or a model or player as glTF 2.0 (.glb)
 
 Exit codes: 0 done, 1 bad input (validate: something failed), 2 bad usage.`,
   info: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3]
@@ -72,9 +72,16 @@ Exits 1 when something failed, 0 otherwise.
   --warnings      print warnings too ("PATH: warning CODE: MESSAGE")
   --workers N     worker threads (default: every core, ${defaultWorkers()} here)
   --timeout S     seconds one item may take before its worker is stopped (default 60)`,
-  convert: `usage: interquake convert IN OUT.iqm [--format iqm|iqe|md3]
+  convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N]
 
-Writes IN (an IQM, IQE or MD3 model, or ARCHIVE:PATH) as IQM v2. An MD3 converts when it has one
+OUT.glb: writes IN (an IQM, IQE or MD3 model, a Quake 3 player folder, or ARCHIVE:PATH naming a
+model or a player inside a .pk3) as binary glTF 2.0 with its animations and embedded textures
+(docs/GLTF.md). Textures not found are reported on stderr; the GLB is written anyway.
+
+  --skin NAME     the player's skin (default: 'default')
+  --lod N         the player's level of detail (0, 1, 2)
+
+OUT.iqm: writes IN (an IQM, IQE or MD3 model, or ARCHIVE:PATH) as IQM v2. An MD3 converts when it has one
 frame, or frames that are all the same (it becomes a static IQM); vertex animation is refused
 (IQM holds skeletal animation only). The file is written under a temporary name and renamed, so
 OUT is never left half written.
@@ -85,7 +92,7 @@ OUT is never left half written.
 const OPTIONS = {
   info: { json: 'flag', full: 'flag', skin: 'value', format: 'value' },
   validate: { json: 'flag', warnings: 'flag', workers: 'value', timeout: 'value' },
-  convert: { format: 'value' },
+  convert: { format: 'value', skin: 'value', lod: 'value' },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3'];
 
@@ -133,6 +140,11 @@ function parseArgs(argv) {
     const n = Number(options.workers);
     if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--workers takes a whole number 1..256, not '${options.workers}'`, command);
     options.workers = n;
+  }
+  if (options.lod !== undefined) {
+    const n = Number(options.lod);
+    if (!Number.isInteger(n) || n < 0 || n > 9) throw new UsageError(`--lod takes a whole number 0..9, not '${options.lod}'`, command);
+    options.lod = n;
   }
   if (options.timeout !== undefined) {
     const s = Number(options.timeout);
@@ -259,16 +271,39 @@ async function openTarget(iq, target, options = {}) {
     const folder = inner.replace(/\\/g, '/').replace(/\/+$/, '');
     const player = archive.players.find((p) => p.path.toLowerCase() === folder.toLowerCase());
     if (player) {
-      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin }), source: 'archive' };
+      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod }), source: 'archive' };
     }
     const entryBytes = archive.has(inner) ? archive.read(inner) : null;
     if (!entryBytes) {
       const under = archive.models.filter((m) => m.toLowerCase().startsWith(`${folder.toLowerCase()}/`));
       throw new InputError(`${name}: no such entry${under.length ? `; models under it: ${under.slice(0, 5).join(', ')}${under.length > 5 ? ', ...' : ''}` : ''}`, 'missing_file');
     }
-    return { kind: 'model', path: name, bytes: entryBytes.length, model: iq.load(entryBytes, { name, format: options.format }) };
+    // textures of a model inside an archive: by game path, or beside the model
+    const dir = inner.includes('/') ? inner.slice(0, inner.lastIndexOf('/') + 1) : '';
+    const textures = (path) => (archive.has(path) ? archive.read(path) : archive.has(dir + path) ? archive.read(dir + path) : null);
+    return { kind: 'model', path: name, bytes: entryBytes.length, model: iq.load(entryBytes, { name, format: options.format }), textures };
   }
-  return { kind: 'model', path, bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }) };
+  return { kind: 'model', path, bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
+}
+
+// Textures of a model on disk: the path as the model names it from the model's folder, from the
+// game folder above a models/ or textures/ folder, or the file name beside the model.
+function diskTextures(modelPath) {
+  const dir = dirname(resolve(modelPath));
+  const game = /^(.*?)[\\/](models|textures)[\\/]/i.exec(dir + sep);
+  return async (path) => {
+    if (path.startsWith('/') || path.split('/').includes('..')) return null;
+    const tries = [join(dir, path), join(dir, basename(path))];
+    if (game) tries.splice(1, 0, join(game[1], path));
+    for (const file of tries) {
+      try {
+        return await readFile(file);
+      } catch {
+        // next
+      }
+    }
+    return null;
+  };
 }
 
 // -- info: plain data first (the --json document), then the readable text from the same data
@@ -521,10 +556,44 @@ async function commandInfo(positional, options) {
 
 // -- convert
 
+/** Writes bytes under a temporary name in OUT's folder, then renames it to OUT. */
+async function writeAtomically(output, bytes) {
+  const temporary = join(dirname(output), `.${basename(output)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, output);
+  } catch (err) {
+    await unlink(temporary).catch(() => {});
+    throw new InputError(`${output}: cannot write: ${err.code || err.message}`, 'cannot_write');
+  }
+}
+
+async function convertGLB(iq, input, output, options) {
+  const target = await openTarget(iq, input, options);
+  if (target.kind === 'archive') throw new InputError(`${target.path}: is an archive (name an entry: ARCHIVE:PATH)`, 'invalid_argument');
+  let result;
+  try {
+    result = target.kind === 'player'
+      ? await iq.writeGLB(target.player, { skin: options.skin, lod: options.lod })
+      : await iq.writeGLB(target.model, { files: target.textures });
+  } finally {
+    if (target.model) target.model.dispose();
+    if (target.player) target.player.dispose();
+  }
+  await writeAtomically(output, result.glb);
+  for (const w of result.warnings) process.stderr.write(`interquake: warning ${w.code}: ${w.message}\n`);
+  const doc = JSON.parse(new TextDecoder().decode(result.glb.subarray(20, 20 + new DataView(result.glb.buffer, result.glb.byteOffset).getUint32(12, true))));
+  process.stdout.write(`${output}: ${result.glb.length} bytes, ${doc.meshes?.length ?? 0} meshes, ${plural(doc.animations?.length ?? 0, 'animation')}, ` +
+    `${plural(doc.images?.length ?? 0, 'texture')}${result.missingFiles.length ? `, ${result.missingFiles.length} missing` : ''}\n`);
+  return 0;
+}
+
 async function commandConvert(positional, options) {
-  if (positional.length !== 2) throw new UsageError('convert takes IN and OUT.iqm', 'convert');
+  if (positional.length !== 2) throw new UsageError('convert takes IN and OUT.iqm or OUT.glb', 'convert');
   const [input, output] = positional;
-  if (!/\.iqm$/i.test(output)) throw new UsageError(`the output must be an .iqm file, not '${output}'`, 'convert');
+  if (/\.glb$/i.test(output)) return convertGLB(await init(), input, output, options);
+  if (!/\.iqm$/i.test(output)) throw new UsageError(`the output must be an .iqm or .glb file, not '${output}'`, 'convert');
+  if (options.skin !== undefined || options.lod !== undefined) throw new UsageError('--skin and --lod are for .glb output (players)', 'convert');
   const iq = await init();
   const target = await openTarget(iq, input, options);
   if (target.kind !== 'model') {
@@ -544,14 +613,7 @@ async function commandConvert(positional, options) {
   const line = `${output}: ${bytes.length} bytes, ${check.vertexCount} vertices, ${check.triangleCount} triangles, ` +
     `${check.joints.length} joints, ${check.frameCount} frames, ${check.animations.length} animations`;
   check.dispose();
-  const temporary = join(dirname(output), `.${basename(output)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  try {
-    await writeFile(temporary, bytes);
-    await rename(temporary, output);
-  } catch (err) {
-    await unlink(temporary).catch(() => {});
-    throw new InputError(`${output}: cannot write: ${err.code || err.message}`, 'cannot_write');
-  }
+  await writeAtomically(output, bytes);
   if (tags.length) process.stderr.write(`interquake: note: ${plural(tags.length, 'tag')} (${tags.join(', ')}) not written: IQM has no tags\n`);
   process.stdout.write(`${line}\n`);
   return 0;

@@ -331,18 +331,19 @@ static void quat_follow(float q[4], const float *prev) {
         for (int k = 0; k < 4; k++) q[k] = -q[k];
 }
 
-/* A tag at a frame as TRS: orthonormalised as iq_tag_matrix does; a mirrored
- * basis is rotation * (-1 scale), since -I is the one reflection glTF's TRS
- * can hold with a quaternion. */
-static void tag_trs(const iq_model *m, uint32_t tag, uint32_t frame, float t[3], float r[4], float s[3]) {
-    const float *a = m->tag_transforms + 12 * ((size_t)frame * m->tag_count + tag);
-    float x[3] = {a[0], a[4], a[8]}, y[3] = {a[1], a[5], a[9]}, z[3] = {a[2], a[6], a[10]};
-    iqi_orthonormalize_axes(x, y, z);
+/* A tag between two frames as TRS, as iq_tag_matrix_frames places it (lerped,
+ * orthonormalised); a mirrored basis is rotation * (-1 scale), since -I is the
+ * one reflection glTF's TRS can hold with a quaternion. */
+static void tag_trs(const iq_model *m, uint32_t tag, uint32_t frame_a, uint32_t frame_b, float blend, float t[3], float r[4],
+                    float s[3]) {
+    float a[16];
+    if (!iq_tag_matrix_frames(m, tag, frame_a, frame_b, blend, a)) memset(a, 0, sizeof a), a[0] = a[5] = a[10] = a[15] = 1;
+    float x[3] = {a[0], a[1], a[2]}, y[3] = {a[4], a[5], a[6]}, z[3] = {a[8], a[9], a[10]};
     float det = x[0] * (y[1] * z[2] - y[2] * z[1]) - y[0] * (x[1] * z[2] - x[2] * z[1]) + z[0] * (x[1] * y[2] - x[2] * y[1]);
     float sign = det < 0 ? -1.0f : 1.0f;
     for (int k = 0; k < 3; k++) { x[k] *= sign; y[k] *= sign; z[k] *= sign; }
     quat_from_axes(r, x, y, z);
-    for (int k = 0; k < 3; k++) { t[k] = a[4 * k + 3]; s[k] = sign; }
+    for (int k = 0; k < 3; k++) { t[k] = a[12 + k]; s[k] = sign; }
 }
 
 static int is_md3(const iq_model *m) { return m->frame_positions && m->frame_count && !m->joint_count; }
@@ -450,6 +451,24 @@ static int make_clips(gw *w) {
     }
     return 1;
 }
+
+/* Keys a clip gives a part: one per frame and, when the clip loops and has two
+ * frames or more, one more at frame_count / fps holding the first frame again:
+ * the library's repeat mode blends the last frame back into the first, and so
+ * do glTF players when the key is there (docs/GLTF.md, "Loop seam"). As in
+ * iq_clip_playhead, a skeletal clip of 3+ frames whose last pose is its first
+ * (Blender's loops) is already closed: no key is added. */
+static uint32_t range_keys(const clip *cl, iq_gltf_range r, const iq_model *m) {
+    if (!cl->loop || r.frame_count < 2) return r.frame_count;
+    if (r.frame_count > 2 && m->frame_poses && m->joint_count &&
+        memcmp(m->frame_poses + (size_t)r.first_frame * m->joint_count,
+               m->frame_poses + ((size_t)r.first_frame + r.frame_count - 1) * m->joint_count,
+               m->joint_count * sizeof(iq_transform)) == 0)
+        return r.frame_count;
+    return r.frame_count + 1;
+}
+/* The global frame of key k of a range (the seam key is the first frame). */
+static uint32_t key_frame(iq_gltf_range r, uint32_t k) { return r.first_frame + (k < r.frame_count ? k : 0); }
 
 /* -- Materials, images */
 static void material_json(gw *w, const char *name, const float *color, int texture, iq_gltf_alpha alpha, float cutoff, int double_sided) {
@@ -776,14 +795,16 @@ static int write_morph_part(gw *w, uint32_t p, const vattrs *va) {
     for (uint32_t c = 0; c < w->n_clips && !w->failed; c++) {
         iq_gltf_range r = w->clips[c].ranges[p];
         if (!r.frame_count) continue;
+        uint32_t nk = range_keys(&w->clips[c], r, m);
         for (uint32_t first = 0;;) {
-            uint32_t last = r.frame_count - 1 - first > max ? first + max : r.frame_count - 1;
-            uint32_t base = r.first_frame + first, nt = last - first;
+            uint32_t last = nk - 1 - first > max ? first + max : nk - 1;
+            uint32_t base = key_frame(r, first), nt = last - first;
             const float *bp = m->frame_positions + base * stride, *bn = m->frame_normals + base * stride;
             int32_t pos = acc_floats(w, bp, nv, 3, TARGET_ARRAY, 1);
             int32_t nrm = m->normals ? unit_vectors(w, bn, nv, 3) : -1;
             for (uint32_t t = 0; t < nt && !w->failed; t++) {
-                const float *fp = m->frame_positions + (base + 1 + t) * stride, *fn = m->frame_normals + (base + 1 + t) * stride;
+                uint32_t frame = key_frame(r, first + 1 + t);
+                const float *fp = m->frame_positions + frame * stride, *fn = m->frame_normals + frame * stride;
                 float *d = scratch(w, stride);
                 if (!d) break;
                 for (size_t k = 0; k < stride; k++) d[k] = fp[k] - bp[k];
@@ -803,7 +824,7 @@ static int write_morph_part(gw *w, uint32_t p, const vattrs *va) {
             node_trs(&w->nodes[node], NULL, NULL, hidden);
             w->nodes[node].mesh = mesh;
             if (!add_chunk(w, (chunk){c, p, (uint32_t)node, first, last})) break;
-            if (last == r.frame_count - 1) break;
+            if (last == nk - 1) break;
             first = last;
         }
     }
@@ -852,7 +873,7 @@ static int write_part(gw *w, uint32_t p, int32_t root) {
         if (node < 0) return 0;
         if (!m->frame_count) continue;
         float tr[3], rq[4], sc[3];
-        tag_trs(m, t, 0, tr, rq, sc);
+        tag_trs(m, t, 0, 0, 0, tr, rq, sc);
         node_trs(&w->nodes[node], tr, rq, sc[0] < 0 ? sc : NULL);
     }
     vattrs va;
@@ -896,17 +917,18 @@ static int32_t times(gw *w, uint32_t count, float fps) {
 
 /* A joint channel is left out only when every frame equals the bind value, which
  * is the node's own TRS (three.js keeps a node's TRS where no channel drives it). */
-static int joint_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_range r, int32_t input, int32_t joint_node) {
+static int joint_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_range r, uint32_t nk, int32_t input,
+                          int32_t joint_node) {
     for (uint32_t j = 0; j < m->joint_count && !w->failed; j++) {
         const iq_transform *bind = &m->joints[j].bind;
         for (int path = 0; path < 3; path++) {
             int n = path == 1 ? 4 : 3;
             const float *bv = path == 0 ? bind->translate : path == 1 ? bind->rotate : bind->scale;
-            float *o = scratch(w, (uint64_t)r.frame_count * n);
+            float *o = scratch(w, (uint64_t)nk * n);
             if (!o) return 0;
             int same = 1;
-            for (uint32_t k = 0; k < r.frame_count; k++) {
-                const iq_transform *pose = m->frame_poses + (size_t)(r.first_frame + k) * m->joint_count + j;
+            for (uint32_t k = 0; k < nk; k++) {
+                const iq_transform *pose = m->frame_poses + (size_t)key_frame(r, k) * m->joint_count + j;
                 const float *v = path == 0 ? pose->translate : path == 1 ? pose->rotate : pose->scale;
                 float *dst = o + (size_t)n * k;
                 memcpy(dst, v, (size_t)n * 4);
@@ -917,30 +939,43 @@ static int joint_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_ra
                 for (int c = 0; c < n; c++) same &= v[c] == bv[c];
             }
             if (same) continue;
-            int32_t out = acc_floats(w, o, r.frame_count, n, 0, 0);
+            int32_t out = acc_floats(w, o, nk, n, 0, 0);
             channel(w, ab, input, out, joint_node + (int32_t)j, path == 0 ? "translation" : path == 1 ? "rotation" : "scale", "LINEAR");
         }
     }
     return !w->failed;
 }
 
-static int tag_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_range r, int32_t input, int32_t tag_node) {
+/* Tag tracks get IQ_GLTF_TAG_STEPS keys per frame step: glTF slerps between
+ * keys where the library lerps the axes and re-orthonormalises, and the
+ * in-between keys hold the library's placements, so the two stay within a
+ * hair of each other between frames too (a player's head rides on two tags). */
+static int tag_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_range r, uint32_t nk, float fps,
+                        int32_t tag_node) {
+    const uint32_t steps = IQ_GLTF_TAG_STEPS;
+    uint32_t n = (nk - 1) * steps + 1;
+    float *tk = scratch(w, n);
+    if (!tk) return 0;
+    for (uint32_t i = 0; i < n; i++) tk[i] = (float)((double)i / steps / fps);
+    int32_t input = acc_floats(w, tk, n, 1, 0, 1);
     for (uint32_t t = 0; t < m->tag_count && !w->failed; t++) {
-        float *o = scratch(w, 10ull * r.frame_count);
+        float *o = scratch(w, 10ull * n);
         if (!o) return 0;
-        float *tr = o, *rq = o + 3 * (size_t)r.frame_count, *sc = o + 7 * (size_t)r.frame_count;
+        float *tr = o, *rq = o + 3 * (size_t)n, *sc = o + 7 * (size_t)n;
         int mirrored = 0;
-        for (uint32_t k = 0; k < r.frame_count; k++) {
-            tag_trs(m, t, r.first_frame + k, tr + 3 * k, rq + 4 * k, sc + 3 * k);
-            quat_follow(rq + 4 * k, k ? rq + 4 * (k - 1) : NULL);
-            mirrored |= sc[3 * k] < 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t k = i / steps;
+            tag_trs(m, t, key_frame(r, k), key_frame(r, k + 1 < nk ? k + 1 : k), (float)(i % steps) / (float)steps, tr + 3 * i,
+                    rq + 4 * i, sc + 3 * i);
+            quat_follow(rq + 4 * i, i ? rq + 4 * (i - 1) : NULL);
+            mirrored |= sc[3 * i] < 0;
         }
-        int32_t a = acc_floats(w, tr, r.frame_count, 3, 0, 0);
+        int32_t a = acc_floats(w, tr, n, 3, 0, 0);
         channel(w, ab, input, a, tag_node + (int32_t)t, "translation", "LINEAR");
-        a = acc_floats(w, rq, r.frame_count, 4, 0, 0);
+        a = acc_floats(w, rq, n, 4, 0, 0);
         channel(w, ab, input, a, tag_node + (int32_t)t, "rotation", "LINEAR");
         if (mirrored || w->nodes[tag_node + (int32_t)t].has_s) {
-            a = acc_floats(w, sc, r.frame_count, 3, 0, 0); /* mirrored frames: the -1 scale flips with them (STEP) */
+            a = acc_floats(w, sc, n, 3, 0, 0); /* mirrored frames: the -1 scale flips with them (STEP) */
             channel(w, ab, input, a, tag_node + (int32_t)t, "scale", "STEP");
         }
     }
@@ -951,7 +986,7 @@ static int tag_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_rang
  * its last (STEP), its weights pick one target per frame time (LINEAR), and
  * the part's rest mesh is hidden while the clip plays. */
 static int morph_channels(gw *w, anim_builder *ab, uint32_t c, uint32_t p, float fps) {
-    iq_gltf_range r = w->clips[c].ranges[p];
+    uint32_t keys = range_keys(&w->clips[c], w->clips[c].ranges[p], w->scene->parts[p].model);
     for (uint32_t i = 0; i < w->n_chunks && !w->failed; i++) {
         const chunk *ch = &w->chunks[i];
         if (ch->clip != c || ch->part != p) continue;
@@ -959,7 +994,7 @@ static int morph_channels(gw *w, anim_builder *ab, uint32_t c, uint32_t p, float
         uint32_t n = 0;
         if (ch->first) { key[n] = 0; val[3 * n] = val[3 * n + 1] = val[3 * n + 2] = 0; n++; }
         key[n] = (float)((double)ch->first / fps); val[3 * n] = val[3 * n + 1] = val[3 * n + 2] = 1; n++;
-        if (ch->last != r.frame_count - 1) {
+        if (ch->last != keys - 1) {
             key[n] = (float)((double)ch->last / fps); val[3 * n] = val[3 * n + 1] = val[3 * n + 2] = 0; n++;
         }
         int32_t in = acc_floats(w, key, n, 1, 0, 1);
@@ -995,9 +1030,9 @@ static int write_animation(gw *w, uint32_t c) {
         iq_gltf_range r = cl->ranges[p];
         if (!r.frame_count) continue;
         const iq_model *m = w->scene->parts[p].model;
-        int32_t input = times(w, r.frame_count, cl->fps);
-        if (m->joint_count && m->frame_poses) joint_channels(w, &ab, m, r, input, w->pinfo[p].joint_node);
-        if (m->tag_count && m->tag_transforms) tag_channels(w, &ab, m, r, input, w->pinfo[p].tag_node);
+        uint32_t nk = range_keys(cl, r, m);
+        if (m->joint_count && m->frame_poses) joint_channels(w, &ab, m, r, nk, times(w, nk, cl->fps), w->pinfo[p].joint_node);
+        if (m->tag_count && m->tag_transforms) tag_channels(w, &ab, m, r, nk, cl->fps, w->pinfo[p].tag_node);
         if (is_md3(m)) morph_channels(w, &ab, c, p, cl->fps);
     }
     if (!w->failed && ab.n_samplers) {

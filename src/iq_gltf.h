@@ -76,6 +76,10 @@ typedef struct iq_gltf_scene {
  * mesh in one texture array; WebGL2 promises 256 layers). */
 #define IQ_GLTF_MAX_TARGETS 255
 
+/* Keys per frame step in tag tracks: glTF slerps between keys where the
+ * library lerps and re-orthonormalises, so tags get in-between keys. */
+#define IQ_GLTF_TAG_STEPS 4
+
 /* Writes the scene as GLB bytes (JSON + BIN chunks). Returns a buffer of *size
  * bytes freed with iq_free_bytes, or NULL with *error filled
  * (invalid_argument for a bad scene, limit when it would not fit GLB's 32-bit

@@ -9,6 +9,7 @@
  * every call that can fail fills the caller's iq_error. */
 #include "iq_internal.h"
 #include "iq_quake3.h"
+#include "iq_gltf.h"
 #include <stdlib.h>
 
 #ifdef __EMSCRIPTEN__
@@ -148,6 +149,27 @@ static const iq_wasm_field layout[] = {
     REC(iq_zip) F(iq_zip, entryCount, entry_count, U32) F(iq_zip, entries, entries, PTR)
     F(iq_zip, totalSize, total_size, U64) F(iq_zip, warningCount, warning_count, U32) A(iq_zip, warning, warning, CHARS)
     R(iq_zip, directory, directory, iq_zip_directory, 1) F(iq_zip, names, names, PTR)
+
+    /* glTF scenes: JS writes these (strings and arrays are heap pointers it owns; a part's
+     * `model` is written as a model handle, see iq_wasm_write_glb) */
+    REC(iq_gltf_material) F(iq_gltf_material, name, name, PTR) F(iq_gltf_material, image, image, PTR)
+    F(iq_gltf_material, imageSize, image_size, U32) F(iq_gltf_material, imageMime, image_mime, PTR)
+    F(iq_gltf_material, alphaMode, alpha_mode, U32) F(iq_gltf_material, alphaCutoff, alpha_cutoff, F32)
+    A(iq_gltf_material, baseColor, base_color, F32) F(iq_gltf_material, doubleSided, double_sided, U32)
+
+    REC(iq_gltf_part) F(iq_gltf_part, model, model, PTR) F(iq_gltf_part, name, name, PTR)
+    F(iq_gltf_part, attached, attached, U32) F(iq_gltf_part, parent, parent, U32)
+    F(iq_gltf_part, attachIndex, attach_index, U32) F(iq_gltf_part, meshMaterials, mesh_materials, PTR)
+
+    REC(iq_gltf_range) F(iq_gltf_range, firstFrame, first_frame, U32) F(iq_gltf_range, frameCount, frame_count, U32)
+
+    REC(iq_gltf_clip) F(iq_gltf_clip, name, name, PTR) F(iq_gltf_clip, framerate, framerate, F32)
+    F(iq_gltf_clip, loop, loop, U32) F(iq_gltf_clip, ranges, ranges, PTR)
+
+    REC(iq_gltf_scene) F(iq_gltf_scene, parts, parts, PTR) F(iq_gltf_scene, partCount, part_count, U32)
+    F(iq_gltf_scene, materials, materials, PTR) F(iq_gltf_scene, materialCount, material_count, U32)
+    F(iq_gltf_scene, clips, clips, PTR) F(iq_gltf_scene, clipCount, clip_count, U32)
+    F(iq_gltf_scene, maxMorphTargets, max_morph_targets, U32)
 };
 #undef REC
 #undef F
@@ -188,6 +210,8 @@ static const iq_wasm_constant constants[] = {
     {"limit", "maxWarnings", IQ_MAX_WARNINGS}, {"limit", "tgaMaxDimension", IQ_TGA_MAX_DIMENSION},
     {"limit", "q3CfgMaxBytes", IQ_Q3_CFG_MAX_BYTES}, {"limit", "skinMaxSurfaces", IQ_SKIN_MAX_SURFACES},
     {"limit", "zipMaxRatio", IQ_ZIP_DEFAULT_MAX_RATIO},
+    {"gltf_alpha", "OPAQUE", IQ_GLTF_OPAQUE}, {"gltf_alpha", "MASK", IQ_GLTF_MASK}, {"gltf_alpha", "BLEND", IQ_GLTF_BLEND},
+    {"limit", "gltfMaxTargets", IQ_GLTF_MAX_TARGETS},
     {"version", "major", IQ_VERSION_MAJOR}, {"version", "minor", IQ_VERSION_MINOR},
     {"version", "patch", IQ_VERSION_PATCH},
 };
@@ -431,6 +455,45 @@ IQ_EXPORT uint8_t *iq_wasm_write_iqm(uint32_t handle, uint32_t *size_out, iq_err
         return NULL;
     }
     *size_out = (uint32_t)size;
+    return bytes;
+}
+
+/* GLB bytes of a scene JS built in the heap: a heap buffer (free with iq_wasm_free)
+ * and its size in *size_out, or 0 with *err filled. Each part's `model` field
+ * holds a model handle, not a pointer: it is looked up here (a disposed model
+ * is an error, never a dangling pointer) on a copy of the parts. */
+IQ_EXPORT uint8_t *iq_wasm_write_glb(const iq_gltf_scene *scene, uint32_t *size_out, iq_error *err) {
+    *size_out = 0;
+    if (!scene->part_count || !scene->parts) {
+        iqi_set_error(err, IQ_ERROR_INVALID_ARGUMENT, "a glTF scene needs at least one part");
+        return NULL;
+    }
+    iq_gltf_part *parts = malloc(scene->part_count * sizeof *parts);
+    if (!parts) {
+        iqi_set_error(err, IQ_ERROR_OUT_OF_MEMORY, "out of memory for %u glTF parts", scene->part_count);
+        return NULL;
+    }
+    uint8_t *bytes = NULL;
+    for (uint32_t p = 0; p < scene->part_count; p++) {
+        parts[p] = scene->parts[p];
+        parts[p].model = model_of((uint32_t)(uintptr_t)scene->parts[p].model);
+        if (!parts[p].model) {
+            iqi_set_error(err, IQ_ERROR_DISPOSED, "part %u: the model was disposed", p);
+            goto done;
+        }
+    }
+    iq_gltf_scene copy = *scene;
+    copy.parts = parts;
+    size_t size = 0;
+    bytes = iq_write_glb(&copy, &size, err);
+    if (bytes && size > UINT32_MAX) {
+        iq_free_bytes(bytes);
+        bytes = NULL;
+        iqi_set_error(err, IQ_ERROR_LIMIT, "the GLB would not fit in 32-bit memory");
+    }
+    if (bytes) *size_out = (uint32_t)size;
+done:
+    free(parts);
     return bytes;
 }
 

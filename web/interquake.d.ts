@@ -58,6 +58,12 @@ export interface Interquake {
    */
   writeIQM(model: Model): Uint8Array;
   /**
+   * glTF 2.0 binary (GLB) of a model (IQM/IQE/MD3, with its animations) or a player from
+   * loadPlayer() (parts on tags, animation.cfg clips). Textures are embedded (TGA re-encoded as
+   * PNG); a texture not found is a warning, never a failure. docs/GLTF.md.
+   */
+  writeGLB(target: Model | Player, options?: GLBOptions): Promise<GLBResult>;
+  /**
    * Decodes a TGA (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit; either origin) to RGBA8,
    * top row first (ready for WebGL with UNPACK_FLIP_Y false). Throws InterquakeError on bad input.
    */
@@ -469,6 +475,26 @@ export interface PartFrames {
 }
 
 export type PartState = { animation: string; time?: number } | { frame: number } | { from: number; to?: number; lerp?: number };
+
+export interface GLBOptions {
+  /** Models: where textures come from (path -> bytes), or a reader returning bytes or null. */
+  files?: Record<string, Uint8Array | ArrayBuffer> | Map<string, Uint8Array | ArrayBuffer>
+    | ((path: string) => Uint8Array | ArrayBuffer | null | undefined | Promise<Uint8Array | ArrayBuffer | null | undefined>);
+  /** Players: the skin (default: the player's); null for the MD3 shader names. */
+  skin?: string | null;
+  /** Players: the level of detail read from the player's files (lower_N.md3...). */
+  lod?: number;
+  /** Morph targets per glTF mesh, 1..255 (default 255). */
+  maxMorphTargets?: number;
+}
+
+export interface GLBResult {
+  glb: Uint8Array;
+  /** Textures not embedded, LODs not found... */
+  warnings: { code: string; message: string }[];
+  /** Texture (and other) paths that were referenced and not found. */
+  missingFiles: string[];
+}
 
 export interface Player {
   path: string;

@@ -255,9 +255,15 @@ static void check_skeletal(glb *g, const iq_model *m, const char *what) {
             uint32_t nk, nt;
             int c1, c2;
             double *tk = read_acc(g, gint(g, s, "input"), &nt, &c1), *q = read_acc(g, gint(g, s, "output"), &nk, &c2);
-            if (!tk || !q || nk != an->frame_count || nt != nk) { err = 1e9; free(tk); free(q); continue; }
+            /* a looping clip ends with a key at frame_count / fps holding its first frame (the seam) */
+            /* (not when the last pose already is the first, as iq_clip_playhead wraps there) */
+            uint32_t seam = (an->flags & IQ_ANIMATION_LOOP) && an->frame_count > 1 &&
+                            !(an->frame_count > 2 && !memcmp(m->frame_poses + (size_t)an->first_frame * m->joint_count,
+                                                             m->frame_poses + ((size_t)an->first_frame + an->frame_count - 1) * m->joint_count,
+                                                             m->joint_count * sizeof(iq_transform)));
+            if (!tk || !q || nk != an->frame_count + seam || nt != nk) { err = 1e9; free(tk); free(q); continue; }
             for (uint32_t f = 0; f < nk; f++) {
-                const float *r = m->frame_poses[(size_t)(an->first_frame + f) * m->joint_count + j].rotate;
+                const float *r = m->frame_poses[(size_t)(an->first_frame + (f < an->frame_count ? f : 0)) * m->joint_count + j].rotate;
                 double dot = 0, len = 0;
                 for (int k = 0; k < 4; k++) { dot += q[4 * f + k] * r[k]; len += (double)r[k] * r[k]; }
                 err = fmax(err, 1 - fabs(dot) / sqrt(len));
@@ -421,8 +427,9 @@ static void test_hand_built(void) {
 /* -- MD3: morph chunks reproduce every frame, tags match iq_tag_matrix.
  * Checks animation `anim` playing frames first..first+count-1 at fps on the
  * part whose node is part_node (its children: tags in order, then meshes). */
-static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first, uint32_t count, double fps, int part_node,
-                      int max_allowed, const char *what) {
+static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first, uint32_t count, int loop, double fps,
+                      int part_node, int max_allowed, const char *what) {
+    uint32_t seam = loop && count > 1; /* the loop seam: one more key, the first frame again */
     int anim = gsec(g, "animations", anim_index), s;
     int meshes = jget(&g->j, g->root, "meshes"), nodes = jget(&g->j, g->root, "nodes");
     int *par = parents(g);
@@ -450,6 +457,7 @@ static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first,
             double *p = malloc(3 * sizeof(double) * nb);
             for (uint32_t k = 0; k < nk; k++) {
                 uint32_t f = first + (uint32_t)lround(tk[k] * fps); /* the key's frame */
+                if (seam && f == first + count) f = first;
                 memcpy(p, base, 3 * sizeof(double) * nb);
                 int ones = 0;
                 for (uint32_t t = 0; t < nt; t++) {
@@ -473,7 +481,7 @@ static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first,
         free(wt);
         free(base);
     }
-    CHECK(covered >= count && worst < 1e-4 * fmax(1, m->bounds.radius), "%s: %u frame keys in %u chunks, morph error %g", what, covered,
+    CHECK(covered >= count + seam && worst < 1e-4 * fmax(1, m->bounds.radius), "%s: %u frame keys in %u chunks, morph error %g", what, covered,
           chunks, worst);
     /* tags: frame 0 in the node, every frame of the clip in its tracks */
     for (uint32_t t = 0; t < m->tag_count; t++) {
@@ -495,7 +503,10 @@ static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first,
             double *q = read_acc(g, gint(g, rs, "output"), &n1, &c1), *tr = read_acc(g, gint(g, ts, "output"), &n2, &c2);
             double qe = 0;
             for (uint32_t k = 0; q && tr && k < n1 && k < n2; k++) {
-                iq_tag_matrix(m, m->tag_names[t], (float)(first + k), want);
+                /* IQ_GLTF_TAG_STEPS keys per frame step, each where iq_tag_matrix_frames puts the tag */
+                uint32_t step = k / IQ_GLTF_TAG_STEPS, fa = first + (step < count ? step : 0), fb = first + (step + 1 < count ? step + 1 : 0);
+                if (step + 1 >= count + seam) fb = fa;
+                iq_tag_matrix_frames(m, t, fa, fb, (float)(k % IQ_GLTF_TAG_STEPS) / IQ_GLTF_TAG_STEPS, want);
                 double x = q[4 * k], y = q[4 * k + 1], z = q[4 * k + 2], w = q[4 * k + 3];
                 double xaxis[3] = {1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)};
                 double zaxis[3] = {2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)};
@@ -503,7 +514,7 @@ static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first,
                     qe = fmax(qe, fmax(fmax(fabs(xaxis[c] - want[c]), fabs(zaxis[c] - want[8 + c])), fabs(tr[3 * k + c] - want[12 + c]) / fmax(1, m->bounds.radius)));
                 if (k) qe = fmax(qe, q[4 * k] * q[4 * k - 4] + q[4 * k + 1] * q[4 * k - 3] + q[4 * k + 2] * q[4 * k - 2] + q[4 * k + 3] * q[4 * k - 1] < 0);
             }
-            CHECK(q && tr && n1 == count && qe < 1e-4, "%s: tag %s track off by %g", what, m->tag_names[t], qe);
+            CHECK(q && tr && n1 == (count + seam - 1) * IQ_GLTF_TAG_STEPS + 1 && qe < 1e-4, "%s: tag %s track off by %g", what, m->tag_names[t], qe);
             free(q);
             free(tr);
         }
@@ -523,7 +534,8 @@ static void test_md3_corpus(void) {
         if (b && glb_open(&g, b, n, files[i][1])) {
             check_accessors(&g, files[i][1]);
             if (m->frame_count > 1)
-                check_md3(&g, m, 0, m->animations[0].first_frame, m->animations[0].frame_count, m->animations[0].framerate, 1,
+                check_md3(&g, m, 0, m->animations[0].first_frame, m->animations[0].frame_count,
+                          (m->animations[0].flags & IQ_ANIMATION_LOOP) != 0, m->animations[0].framerate, 1,
                           IQ_GLTF_MAX_TARGETS, files[i][1]);
             glb_close(&g);
         }
@@ -581,10 +593,10 @@ static void test_player(void) {
                       par[par[upper_node]] == lower_node, "upper hangs from lower's tag_torso");
             CHECK(head_node > 0 && par[head_node] >= 0 && jis(&g.j, jget(&g.j, gsec(&g, "nodes", par[head_node]), "name"), "tag_head") &&
                       par[par[head_node]] == upper_node, "head hangs from upper's tag_head");
-            check_md3(&g, lower, 0, legs[0].first_frame, legs[0].frame_count, 20, lower_node, 40, "player LEGS_RUN lower");
-            check_md3(&g, upper, 1, torso[1].first_frame, torso[1].frame_count, IQ_MD3_DEFAULT_FRAMERATE, upper_node, 40, "player TORSO_STAND upper");
-            check_md3(&g, lower, 2, 0, 30, 25, lower_node, 40, "player BOTH_DEATH1 lower");
-            check_md3(&g, upper, 2, 0, 30, 25, upper_node, 40, "player BOTH_DEATH1 upper");
+            check_md3(&g, lower, 0, legs[0].first_frame, legs[0].frame_count, 1, 20, lower_node, 40, "player LEGS_RUN lower");
+            check_md3(&g, upper, 1, torso[1].first_frame, torso[1].frame_count, 1, IQ_MD3_DEFAULT_FRAMERATE, upper_node, 40, "player TORSO_STAND upper");
+            check_md3(&g, lower, 2, 0, 30, 0, 25, lower_node, 40, "player BOTH_DEATH1 lower");
+            check_md3(&g, upper, 2, 0, 30, 0, 25, upper_node, 40, "player BOTH_DEATH1 upper");
             /* a legs clip drives nothing above the legs */
             int anim = gsec(&g, "animations", 0), ch = jget(&g.j, anim, "channels"), strays = 0;
             for (int c = 0; c < g.j.nodes[ch].count; c++) {

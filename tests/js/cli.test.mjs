@@ -276,7 +276,7 @@ test('--version, --help and COMMAND --help', () => {
 test('usage errors: a message, the usage, exit code 2', () => {
   for (const [args, message] of [
     [[], /no command given/], [['frobnicate'], /unknown command 'frobnicate'/], [['info'], /info takes one TARGET/],
-    [['info', mrfixit, mrfixit], /info takes one TARGET/], [['convert', jetpack, 'out.obj'], /must be an \.iqm file/],
+    [['info', mrfixit, mrfixit], /info takes one TARGET/], [['convert', jetpack, 'out.obj'], /must be an \.iqm or \.glb file/],
     [['info', jetpack, '--format', 'obj'], /unknown format 'obj'/], [['info', '--bogus', jetpack], /unknown option '--bogus'/],
     [['validate'], /validate takes one PATH/], [['validate', '.', '--workers', '0'], /--workers takes a whole number/],
     [['validate', '.', '--timeout', 'soon'], /--timeout takes a number/], [['info', mrfixit, '--format'], /--format needs a value/],
@@ -372,3 +372,43 @@ test('bad input: a clear message and exit code 1', () => withDir((dir) => {
   assert.equal(r.status, 1);
   assert.match(r.stderr, /unknown_format/);
 }));
+
+test('convert to .glb: a model with its textures, a player folder with --skin and --lod, a player and a model inside a .pk3', async () => {
+  const { default: validator } = await import('gltf-validator');
+  const { sargePk3 } = await import('./lib/q3-corpus.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'iq-cli-'));
+  try {
+    const chunkJson = (bytes) => JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + (bytes[12] | (bytes[13] << 8) | (bytes[14] << 16)))));
+    const check = async (args, out) => {
+      const r = run('convert', ...args, out);
+      assert.equal(r.status, 0, r.stderr);
+      const bytes = new Uint8Array(readFileSync(out));
+      const report = await validator.validateBytes(bytes);
+      assert.equal(report.issues.numErrors + report.issues.numWarnings, 0, `${args[0]}: ${JSON.stringify(report.issues.messages.slice(0, 3))}`);
+      assert.match(r.stdout, new RegExp(`${out.replace(/[.\\/]/g, '\\$&')}: ${bytes.length} bytes`));
+      return { json: chunkJson(bytes), r };
+    };
+    const model = await check([mrfixit], join(dir, 'mrfixit.glb'));
+    assert.equal(model.json.images.length, 2, 'Body.tga and Head.tga read from beside the model');
+    const player = await check([sarge, '--skin', 'blue', '--lod', '1'], join(dir, 'sarge.glb'));
+    assert.equal(player.json.scenes[0].extras.quake3Player.skin, 'blue');
+    assert.equal(player.json.scenes[0].extras.quake3Player.lod, 1);
+    assert.ok(player.json.animations.some((a) => a.name === 'LEGS_RUN'));
+    assert.equal(player.json.images.length, 1, 'the blue skin texture from models/players/grism');
+    const pk3 = join(dir, 'sarge.pk3');
+    writeFileSync(pk3, sargePk3().bytes);
+    const inside = await check([`${pk3}:models/players/sarge`], join(dir, 'pk3-player.glb'));
+    assert.deepEqual(inside.json.animations.map((a) => a.name), player.json.animations.map((a) => a.name));
+    const part = await check([`${pk3}:models/players/sarge/head.md3`], join(dir, 'head.glb'));
+    assert.equal(part.json.nodes.filter((n) => n.name.startsWith('tag_')).length, 0, 'head.md3 has no tags');
+    const missing = await check([join(corpus, 'md3/assimp/european_fnt_v2.md3')], join(dir, 'car.glb'));
+    assert.match(missing.r.stderr, /warning missing_file: .*european_fnt\.tga/);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left');
+    const bad = run('convert', sarge, join(dir, 'x.glb'), '--lod', 'two');
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--lod takes a whole number/);
+    assert.equal(run('convert', jetpack, join(dir, 'x.iqm'), '--skin', 'red').status, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -5,6 +5,8 @@ import { Model } from './model.js';
 import { openArchive } from '../quake3/archive.js';
 import { loadPlayer } from '../quake3/player.js';
 import { parseAnimationConfig, parseSkin } from '../quake3/text.js';
+import { writeModelGLB } from './gltf.js';
+import { isPlayer, writePlayerGLB } from '../quake3/gltf.js';
 
 export class Interquake {
   constructor(wasm) {
@@ -48,6 +50,22 @@ export class Interquake {
     const bytes = wasm.copy(ptr, wasm.u32(sizePtr));
     wasm.free(ptr);
     return bytes;
+  }
+
+  /**
+   * glTF 2.0 binary of a loaded model or of a player from loadPlayer() (docs/GLTF.md): resolves to
+   * { glb, warnings, missingFiles }. A texture that is not found or not readable is a warning and
+   * a plain material, never a failure. options.files (models): object/Map of path -> bytes, or
+   * function(path) -> bytes | null | Promise, to read textures; options.skin and options.lod
+   * (players); options.maxMorphTargets (1..255) per morph mesh.
+   */
+  async writeGLB(target, options = {}) {
+    if (target instanceof Model) {
+      if (target._lib !== this) throw new InterquakeError('invalid_argument', 'writeGLB() takes a model loaded by this library');
+      return writeModelGLB(this, target, options);
+    }
+    if (isPlayer(target)) return writePlayerGLB(this, target, options);
+    throw new InterquakeError('invalid_argument', 'writeGLB() takes a model from load() or a player from loadPlayer()');
   }
 
   /**

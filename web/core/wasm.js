@@ -287,6 +287,50 @@ export class Wasm {
   }
 
   /**
+   * Heap allocations freed together (for a call's nested records): each method returns a heap
+   * address; free() releases them all. Strings are written NUL-terminated UTF-8.
+   */
+  arena(file) {
+    const wasm = this;
+    const owned = [];
+    return {
+      alloc(size) {
+        const ptr = wasm.alloc(size, file);
+        owned.push(ptr);
+        return ptr;
+      },
+      bytes(bytes) {
+        const ptr = this.alloc(bytes.length);
+        wasm.bytes.set(bytes, ptr);
+        return ptr;
+      },
+      string(text) {
+        const encoded = utf8Encoder.encode(String(text));
+        const ptr = this.alloc(encoded.length + 1);
+        const heap = wasm.bytes;
+        heap.set(encoded, ptr);
+        heap[ptr + encoded.length] = 0;
+        return ptr;
+      },
+      u32s(values) {
+        const ptr = this.alloc(4 * values.length);
+        wasm.array(Uint32Array, ptr, values.length).set(values);
+        return ptr;
+      },
+      /** An array of records, each filled from one object of list. */
+      records(record, list) {
+        const size = wasm.sizeof(record);
+        const ptr = this.alloc(size * list.length);
+        list.forEach((values, i) => wasm.fill(record, ptr + i * size, values));
+        return ptr;
+      },
+      free() {
+        for (const ptr of owned.splice(0)) wasm.free(ptr);
+      },
+    };
+  }
+
+  /**
    * Allocates a record (zeroed, or filled from values), calls fn(ptr), frees it; returns fn's result.
    */
   withRecord(record, values, fn) {

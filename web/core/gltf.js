@@ -1,0 +1,420 @@
+// glTF 2.0 export (docs/GLTF.md): a model, or a scene of parts hanging from tags (a Quake 3
+// player, built by web/quake3/gltf.js), as one GLB. The C writes the GLB (src/iq_gltf.c through
+// iq_wasm_write_glb); this module builds the scene records, embeds textures (TGA decoded by the
+// C and re-encoded as PNG here, PNG and JPEG passed through) and adds to `extras` what glTF has
+// no field for. A texture that cannot be found or read is a warning, never a failure.
+
+import { InterquakeError, toBytes } from './wasm.js';
+import { crc32, normalizePath, pathKey } from '../quake3/archive.js';
+
+const IMAGE_EXTENSIONS = ['.tga', '.png', '.jpg'];
+
+// -- Options
+
+/** Checks the options writeGLB() shares between models and players. */
+export function checkOptions(lib, options) {
+  if (options === null || typeof options !== 'object') throw new InterquakeError('invalid_argument', 'writeGLB() options must be an object');
+  const { maxMorphTargets, files } = options;
+  const limit = lib._wasm.constants.limit.gltfMaxTargets;
+  if (maxMorphTargets !== undefined && (!Number.isInteger(maxMorphTargets) || maxMorphTargets < 1 || maxMorphTargets > limit)) {
+    throw new InterquakeError('invalid_argument', `maxMorphTargets must be a whole number 1..${limit}, got ${maxMorphTargets}`);
+  }
+  if (files !== undefined && files !== null && typeof files !== 'function' && typeof files !== 'object') {
+    throw new InterquakeError('invalid_argument', 'options.files must be an object or Map of path -> bytes, or a function(path) -> bytes');
+  }
+}
+
+// -- Where texture bytes come from for a loose model: options.files
+
+/** A reader path -> bytes | null over an object, a Map or a function (which may return a promise). */
+export function fileReader(files) {
+  if (!files) return null;
+  if (typeof files === 'function') {
+    return async (path) => {
+      const bytes = await files(path);
+      return bytes == null ? null : toBytes(bytes, `options.files('${path}')`);
+    };
+  }
+  const index = new Map();
+  for (const [path, bytes] of files instanceof Map ? files.entries() : Object.entries(files)) {
+    if (bytes != null) index.set(pathKey(path), bytes);
+  }
+  return async (path) => {
+    const bytes = index.get(pathKey(path));
+    return bytes == null ? null : toBytes(bytes, `options.files['${path}']`);
+  };
+}
+
+/**
+ * Paths a material name may be found at: as written, with the other image extensions in place of
+ * its own or appended ("glass.tga.tga", "mantis"), then the same for its file name alone (a
+ * texture lying next to the model).
+ */
+export function textureCandidates(reference) {
+  const out = [];
+  const add = (ref) => {
+    const dot = ref.lastIndexOf('.');
+    const ext = dot > ref.lastIndexOf('/') ? ref.slice(dot).toLowerCase() : '';
+    out.push(ref);
+    if (IMAGE_EXTENSIONS.includes(ext) || ext === '.jpeg') for (const e of IMAGE_EXTENSIONS) if (e !== ext) out.push(ref.slice(0, dot) + e);
+    for (const e of IMAGE_EXTENSIONS) out.push(ref + e);
+  };
+  const ref = normalizePath(reference);
+  add(ref);
+  if (ref.includes('/')) add(ref.slice(ref.lastIndexOf('/') + 1));
+  return [...new Set(out)];
+}
+
+// -- Images: PNG/JPEG passed through, TGA to PNG; the alpha mode from the pixels
+
+let deflater = null;
+async function loadDeflater() {
+  if (deflater) return deflater;
+  if (globalThis.fflate && globalThis.fflate.zlibSync) return (deflater = globalThis.fflate); // fflate's UMD build in a <script>
+  try {
+    deflater = await import('fflate');
+  } catch (err) {
+    throw new InterquakeError('unavailable',
+      `embedding TGA textures as PNG needs the 'fflate' package (npm install fflate, or map it in an import map): ${err.message}`);
+  }
+  return deflater;
+}
+
+const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
+const isPNG = (b) => b.length > 8 && PNG_SIGNATURE.every((v, i) => b[i] === v);
+const isJPEG = (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+const u32be = (b, at) => ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
+const putU32be = (b, at, v) => {
+  b[at] = v >>> 24;
+  b[at + 1] = (v >>> 16) & 255;
+  b[at + 2] = (v >>> 8) & 255;
+  b[at + 3] = v & 255;
+};
+
+/** OPAQUE when every alpha is 255, MASK when each is 0 or 255, else BLEND (RGBA8 pixels). */
+export function alphaModeOf(rgba) {
+  let mode = 'OPAQUE';
+  for (let i = 3; i < rgba.length; i += 4) {
+    const a = rgba[i];
+    if (a === 255) continue;
+    if (a !== 0) return 'BLEND';
+    mode = 'MASK';
+  }
+  return mode;
+}
+
+function pngChunk(type, data) {
+  const out = new Uint8Array(12 + data.length);
+  putU32be(out, 0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  putU32be(out, 8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+// PNG's Paeth predictor.
+function paeth(a, b, c) {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/**
+ * RGBA8 pixels (top row first) as PNG bytes: RGB when every alpha is 255, else RGBA; each row
+ * with the filter whose output has the smallest sum of absolute values (the usual heuristic).
+ */
+export async function encodePNG(width, height, rgba, { alpha = true, level = 6 } = {}) {
+  const { zlibSync } = await loadDeflater();
+  const channels = alpha ? 4 : 3;
+  const stride = width * channels;
+  const raw = new Uint8Array(height * (stride + 1));
+  let prev = new Uint8Array(stride);
+  let row = new Uint8Array(stride);
+  const candidate = [0, 1, 2, 3, 4].map(() => new Uint8Array(stride));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0, s = y * width * 4; x < width; x++, s += 4) {
+      for (let c = 0; c < channels; c++) row[x * channels + c] = rgba[s + c];
+    }
+    let best = 0;
+    let bestSum = Infinity;
+    for (let f = 0; f < 5; f++) {
+      const out = candidate[f];
+      let sum = 0;
+      for (let i = 0; i < stride; i++) {
+        const left = i >= channels ? row[i - channels] : 0;
+        const up = prev[i];
+        const corner = i >= channels ? prev[i - channels] : 0;
+        const predicted = f === 0 ? 0 : f === 1 ? left : f === 2 ? up : f === 3 ? (left + up) >> 1 : paeth(left, up, corner);
+        const v = (row[i] - predicted) & 255;
+        out[i] = v;
+        sum += v < 128 ? v : 256 - v;
+      }
+      if (sum < bestSum) {
+        bestSum = sum;
+        best = f;
+      }
+    }
+    raw[y * (stride + 1)] = best;
+    raw.set(candidate[best], y * (stride + 1) + 1);
+    [prev, row] = [row, prev];
+  }
+  const header = new Uint8Array(13);
+  putU32be(header, 0, width);
+  putU32be(header, 4, height);
+  header[8] = 8; // bits per channel
+  header[9] = alpha ? 6 : 2; // RGBA or RGB
+  const parts = [new Uint8Array(PNG_SIGNATURE), pngChunk('IHDR', header), pngChunk('IDAT', zlibSync(raw, { level })), pngChunk('IEND', new Uint8Array(0))];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+// The alpha mode of a PNG passed through: from its header and tRNS chunk, and for 8-bit
+// non-interlaced images with an alpha channel from the pixels (inflated and unfiltered).
+async function pngAlphaMode(bytes) {
+  let at = 8;
+  let colorType = 0;
+  let depth = 8;
+  let interlaced = false;
+  let width = 0;
+  let height = 0;
+  const idat = [];
+  let trns = null;
+  while (at + 12 <= bytes.length) {
+    const length = u32be(bytes, at);
+    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    const data = bytes.subarray(at + 8, Math.min(bytes.length, at + 8 + length));
+    if (type === 'IHDR' && data.length >= 13) {
+      width = u32be(data, 0);
+      height = u32be(data, 4);
+      depth = data[8];
+      colorType = data[9];
+      interlaced = data[12] !== 0;
+    } else if (type === 'tRNS') trns = data;
+    else if (type === 'IDAT') idat.push(data);
+    else if (type === 'IEND') break;
+    at += 12 + length;
+  }
+  if (trns) {
+    if (colorType !== 3) return 'MASK'; // one colour is transparent
+    return trns.every((a) => a === 0 || a === 255) ? (trns.every((a) => a === 255) ? 'OPAQUE' : 'MASK') : 'BLEND';
+  }
+  if (colorType !== 4 && colorType !== 6) return 'OPAQUE';
+  const channels = colorType === 6 ? 4 : 2;
+  if (depth !== 8 || interlaced || !width || !height || width * height > (1 << 26)) return 'BLEND';
+  try {
+    const { unzlibSync } = await loadDeflater();
+    const joined = new Uint8Array(idat.reduce((n, d) => n + d.length, 0));
+    let o = 0;
+    for (const d of idat) {
+      joined.set(d, o);
+      o += d.length;
+    }
+    const raw = unzlibSync(joined);
+    const stride = width * channels;
+    if (raw.length < height * (stride + 1)) return 'BLEND';
+    let prev = new Uint8Array(stride);
+    let row = new Uint8Array(stride);
+    let mode = 'OPAQUE';
+    for (let y = 0; y < height; y++) {
+      const f = raw[y * (stride + 1)];
+      const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+      for (let i = 0; i < stride; i++) {
+        const left = i >= channels ? row[i - channels] : 0;
+        const up = prev[i];
+        const corner = i >= channels ? prev[i - channels] : 0;
+        const predicted = f === 0 ? 0 : f === 1 ? left : f === 2 ? up : f === 3 ? (left + up) >> 1 : paeth(left, up, corner);
+        row[i] = (line[i] + predicted) & 255;
+      }
+      for (let i = channels - 1; i < stride; i += channels) {
+        if (row[i] === 255) continue;
+        if (row[i] !== 0) return 'BLEND';
+        mode = 'MASK';
+      }
+      [prev, row] = [row, prev];
+    }
+    return mode;
+  } catch {
+    return 'BLEND';
+  }
+}
+
+/**
+ * A texture file as an image glTF can embed: { bytes, mime, alphaMode }. TGA is decoded by the C
+ * and re-encoded as PNG; PNG and JPEG are kept as they are. Throws InterquakeError when the bytes
+ * are none of these.
+ */
+export async function embeddableImage(lib, bytes, path) {
+  if (isJPEG(bytes)) return { bytes, mime: 'image/jpeg', alphaMode: 'OPAQUE' };
+  if (isPNG(bytes)) return { bytes, mime: 'image/png', alphaMode: await pngAlphaMode(bytes) };
+  const image = lib.decodeTGA(bytes, { name: path });
+  const alphaMode = alphaModeOf(image.data);
+  const png = await encodePNG(image.width, image.height, image.data, { alpha: alphaMode !== 'OPAQUE' });
+  return { bytes: png, mime: 'image/png', alphaMode };
+}
+
+/**
+ * The scene's materials: one per name, each with its texture embedded when one is found.
+ * add(name, candidates, read) returns the material's index; read(path) -> bytes | null is tried
+ * on each candidate path in turn.
+ */
+export class Materials {
+  constructor(lib, warnings, missing) {
+    this._lib = lib;
+    this._warnings = warnings;
+    this._missing = missing;
+    this._byName = new Map();
+    this._images = new Map(); // path key -> embeddable image or null
+    this.list = [];
+  }
+
+  async add(name, candidates, read) {
+    if (this._byName.has(name)) return this._byName.get(name);
+    const material = { name, image: null };
+    let found = null;
+    for (const path of read ? candidates : []) {
+      const key = pathKey(path);
+      if (this._images.has(key)) {
+        found = { path, image: this._images.get(key) };
+        break;
+      }
+      const bytes = await read(path);
+      if (!bytes) continue;
+      let image = null;
+      try {
+        image = await embeddableImage(this._lib, bytes, path);
+      } catch (err) {
+        if (!(err instanceof InterquakeError) || err.code === 'unavailable') throw err;
+        this._warnings.push({ code: err.code, message: `${path}: not embedded: ${err.message}` });
+      }
+      this._images.set(key, image);
+      found = { path, image };
+      break;
+    }
+    if (found && found.image) {
+      material.image = found.image;
+      material.texture = found.path;
+    } else if (!found && candidates.length) {
+      this._missing.add(candidates[0]);
+    }
+    const index = this.list.length;
+    this.list.push(material);
+    this._byName.set(name, index);
+    return index;
+  }
+}
+
+// -- The C call
+
+/**
+ * GLB bytes of a scene: spec.parts [{ model, name, parent (index or -1), attachIndex,
+ * meshMaterials }], spec.materials (from Materials.list), spec.clips [{ name, framerate, loop,
+ * ranges: [{ firstFrame, frameCount }] per part }] or none for the models' own animations,
+ * spec.maxMorphTargets.
+ */
+export function writeScene(lib, spec, file) {
+  const wasm = lib._wasm;
+  const heap = wasm.arena(file);
+  const alpha = wasm.constants.gltf_alpha;
+  try {
+    const materials = heap.records('iq_gltf_material', spec.materials.map((m) => ({
+      name: heap.string(m.name),
+      image: m.image ? heap.bytes(m.image.bytes) : 0,
+      imageSize: m.image ? m.image.bytes.length : 0,
+      imageMime: m.image ? heap.string(m.image.mime) : 0,
+      alphaMode: alpha[m.image ? m.image.alphaMode : 'OPAQUE'],
+      baseColor: [1, 1, 1, 1],
+    })));
+    const parts = heap.records('iq_gltf_part', spec.parts.map((p) => {
+      p.model._check();
+      return {
+        model: p.model._handle, // iq_wasm_write_glb looks the handle up
+        name: heap.string(p.name),
+        attached: p.parent >= 0 ? 1 : 0,
+        parent: Math.max(p.parent, 0),
+        attachIndex: p.attachIndex ?? 0,
+        meshMaterials: p.meshMaterials ? heap.u32s(p.meshMaterials) : 0,
+      };
+    }));
+    const clips = spec.clips || [];
+    const clipRecords = heap.records('iq_gltf_clip', clips.map((c) => ({
+      name: heap.string(c.name), framerate: c.framerate, loop: c.loop ? 1 : 0, ranges: heap.records('iq_gltf_range', c.ranges),
+    })));
+    const scene = heap.records('iq_gltf_scene', [{
+      parts, partCount: spec.parts.length, materials, materialCount: spec.materials.length,
+      clips: clipRecords, clipCount: clips.length, maxMorphTargets: spec.maxMorphTargets ?? 0,
+    }]);
+    const sizePtr = heap.alloc(4);
+    const ptr = wasm.exports.iq_wasm_write_glb(scene, sizePtr, wasm.errorPtr);
+    if (!ptr) throw wasm.lastError(file);
+    const bytes = wasm.copy(ptr, wasm.u32(sizePtr));
+    wasm.free(ptr);
+    return bytes;
+  } finally {
+    heap.free();
+  }
+}
+
+// -- extras the C does not write: the JSON chunk is read, changed and written back
+
+const u32le = (b, at) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+const putU32le = (b, at, v) => {
+  b[at] = v & 255;
+  b[at + 1] = (v >>> 8) & 255;
+  b[at + 2] = (v >>> 16) & 255;
+  b[at + 3] = v >>> 24;
+};
+
+/** The GLB with its JSON changed by edit(json) (the BIN chunk kept byte for byte). */
+export function editGLBJson(glb, edit) {
+  const jsonLength = u32le(glb, 12);
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + jsonLength)));
+  edit(json);
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const padded = (text.length + 3) & ~3;
+  const rest = glb.subarray(20 + jsonLength); // the BIN chunk, header included
+  const out = new Uint8Array(20 + padded + rest.length);
+  out.set(glb.subarray(0, 12));
+  putU32le(out, 8, out.length);
+  putU32le(out, 12, padded);
+  out.set(glb.subarray(16, 20), 16); // 'JSON'
+  out.set(text, 20);
+  out.fill(0x20, 20 + text.length, 20 + padded);
+  out.set(rest, 20 + padded);
+  return out;
+}
+
+// -- Models
+
+/** The material name of a mesh: its material (IQM/IQE), its first shader (MD3), else its name. */
+function materialName(mesh, index) {
+  return mesh.material || (Array.isArray(mesh.shaders) && mesh.shaders[0]) || mesh.name || `material${index}`;
+}
+
+/** A model (IQM, IQE, MD3) with its own animations, as GLB. See Interquake.writeGLB. */
+export async function writeModelGLB(lib, model, options = {}) {
+  checkOptions(lib, options);
+  model._check();
+  const warnings = [];
+  const missing = new Set();
+  const read = fileReader(options.files);
+  const materials = new Materials(lib, warnings, missing);
+  const meshMaterials = [];
+  for (const [i, mesh] of model.meshes.entries()) {
+    const name = materialName(mesh, i);
+    meshMaterials.push(await materials.add(name, textureCandidates(name), read));
+  }
+  const name = model.name ? String(model.name).replace(/^.*[\\/:]/, '').replace(/\.\w+$/, '') || 'model' : 'model';
+  const glb = writeScene(lib, {
+    parts: [{ model, name, parent: -1, meshMaterials }], materials: materials.list, maxMorphTargets: options.maxMorphTargets,
+  }, model.name);
+  if (!read && missing.size) warnings.push({ code: 'missing_file', message: `${missing.size} texture(s) not embedded: no options.files to read them from` });
+  else if (missing.size) warnings.push({ code: 'missing_file', message: `texture(s) not found: ${[...missing].join(', ')}` });
+  return { glb, warnings, missingFiles: [...missing] };
+}
