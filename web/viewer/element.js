@@ -22,7 +22,9 @@ export const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals',
 const PLAYER_DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what the game shows at rest
 const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
 
-export class InterquakeViewerElement extends HTMLElement {
+// Importing this file (in Node, a test runner, server-side rendering) touches no DOM: the base
+// class is looked up, not named, and only the entry registers the element where customElements exists.
+export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}) {
   static get observedAttributes() { return ATTRIBUTE_NAMES; }
 
   constructor() {
