@@ -71,14 +71,14 @@ async function choose(iq, { files, archive, players, modelPaths, read, name }, o
   }
   const player = wanted ? players.find((p) => p.toLowerCase() === wanted) : players[0];
   // An archive's player is named by its folder; dropped files by the prefix of their paths.
-  if (player !== undefined) return { files, archive, main: null, player: archive || !player ? player : `${player}/`, models };
+  if (player !== undefined) return { files, archive, main: null, player: archive || !player ? player : `${player}/`, models, choice: player };
   const mesh = wanted ? meshes.find((m) => name(m.path).toLowerCase() === wanted) : meshes[0];
   if (!mesh) {
     const only = animationFiles[0];
     if (!only) throw new ViewerError('missing_main_file', 'no model to open');
-    return { files, main: { path: name(only.path), bytes: only.bytes, kind: sniff(only.bytes, only.path) }, models: [name(only.path)], animationFiles: [] };
+    return { files, main: { path: name(only.path), bytes: only.bytes, kind: sniff(only.bytes, only.path) }, models: [name(only.path)], animationFiles: [], choice: name(only.path) };
   }
-  return { files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models, animationFiles };
+  return { files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models, animationFiles, choice: name(mesh.path) };
 }
 
 async function openArchive(viewer, iq, bytes, path, options) {
