@@ -135,7 +135,7 @@ export function rerootPlayerFiles(playerDir) {
 
 /**
  * Adds `path` to a missing-files list unless the same file is there already: paths are compared
- * as the game compares them (pathKey: case, backslashes), so a/b.tga and A\\b.TGA count once.
+ * as the game compares them (pathKey: case, backslashes), so a/b.tga and A\b.TGA count once.
  */
 export function addMissing(list, path) {
   const key = pathKey(path);
