@@ -56,9 +56,16 @@ export interface ViewerInfo {
   warnings: ViewerWarning[];
 }
 
+/**
+ * The `error` event's type, as model-viewer's: 'loadfailure' (load() or src failed),
+ * 'webglcontextlost' (the browser took the WebGL context away); and ours: 'renderfailure' (drawing
+ * failed), 'invalidattribute' (an animation-name the model lacks).
+ */
+export type ViewerErrorType = 'loadfailure' | 'webglcontextlost' | 'renderfailure' | 'invalidattribute';
+
 export interface ViewerEventMap {
   load: CustomEvent<{ format: string; info: ViewerInfo; summary: ViewerInfo; missingFiles: string[]; warnings: ViewerWarning[] }>;
-  error: CustomEvent<{ code: string; message: string; file?: string }>;
+  error: CustomEvent<{ type: ViewerErrorType; code: string; message: string; file?: string }>;
   progress: CustomEvent<{ totalProgress: number }>;
   play: CustomEvent<{}>;
   pause: CustomEvent<{}>;
@@ -67,31 +74,58 @@ export interface ViewerEventMap {
   finished: CustomEvent<{ animation: string; part: AnimationPart }>;
   'animation-change': CustomEvent<{ animation: string; part: AnimationPart; previous: string | null }>;
   'skin-change': CustomEvent<{ skin: string }>;
-  'camera-change': CustomEvent<{ source: 'user-interaction' }>;
+  /** 'user-interaction': drag, wheel or pinch; 'none': a camera attribute changed. */
+  'camera-change': CustomEvent<{ source: 'user-interaction' | 'none' }>;
   'context-lost': CustomEvent<{}>;
   'context-restored': CustomEvent<{}>;
 }
 
+/**
+ * <interquake-viewer>. Every attribute is also this camelCase property, reflecting it (setting the
+ * property sets the attribute; null or false removes it). Importing the module in Node defines the
+ * class on a stand-in base (no DOM) and registers nothing.
+ */
 export class InterquakeViewerElement extends HTMLElement {
   // attributes as properties
   src: string | null;
+  /** The accessible name (aria-label on the element, which has role="img", and on its canvas). */
+  alt: string | null;
   /** Which model of a multi-model source to open (one of availableModels). */
   model: string | null;
+  /** The skin shown once a player is loaded; the attribute before. */
   skin: string | null;
   lod: number;
+  /** The animation playing once loaded; the attribute before. */
   animationName: string | null;
+  legsAnimation: string | null;
+  torsoAnimation: string | null;
   autoplay: boolean;
   /** Playback speed; negative plays backwards. */
   timeScale: number;
   /** null: repeat, except animations the data marks as playing once. */
   loop: LoopMode | null;
+  frame: number | null;
   interpolate: boolean;
+  /** milliseconds (300) */
+  animationCrossfadeDuration: number;
   cameraControls: boolean;
   autoRotate: boolean;
+  /** "theta phi radius" as model-viewer: "45deg 60deg 5m", "auto auto 120%" (angles deg/rad, radius m/cm/mm/%). */
+  cameraOrbit: string | null;
+  /** "x y z" in m/cm/mm, or "auto" (the model's centre). */
+  cameraTarget: string | null;
+  /** "30deg", "0.5rad", "30" (degrees) or "auto" (35deg). */
+  fieldOfView: string | null;
   /** A CSS colour or 'transparent'. */
   background: string | null;
+  /** Set with a Set, an array or a space-separated string. */
   show: Set<ShowFlag>;
   controls: 'none' | 'minimal' | 'full';
+  context: 'own' | 'shared' | null;
+  baseUrl: string | null;
+  wasm: string | null;
+  /** URL of fflate's ESM build (esm/browser.js, .mjs) or its UMD build (umd/index.js). */
+  fflate: string | null;
 
   // state
   readonly loaded: boolean;
@@ -99,7 +133,10 @@ export class InterquakeViewerElement extends HTMLElement {
   readonly info: ViewerInfo | null;
   /** Players' folders and meshes of the loaded source (animation-only files are attached, not listed). */
   readonly availableModels: string[];
-  readonly availableAnimations: ViewerAnimation[];
+  /** The animations' names, as model-viewer's availableAnimations. */
+  readonly availableAnimations: string[];
+  /** The animations in detail. */
+  readonly animations: ViewerAnimation[];
   readonly availableSkins: string[];
   readonly availableLods: number[];
   readonly tags: string[];
@@ -128,9 +165,15 @@ export class InterquakeViewerElement extends HTMLElement {
   updateFraming(): void;
   dispose(): void;
 
-  addEventListener<K extends keyof ViewerEventMap>(type: K, listener: (event: ViewerEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof ViewerEventMap>(type: K, listener: (this: InterquakeViewerElement, event: ViewerEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: InterquakeViewerElement, event: HTMLElementEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof ViewerEventMap>(type: K, listener: (this: InterquakeViewerElement, event: ViewerEventMap[K]) => void, options?: boolean | EventListenerOptions): void;
+  removeEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: InterquakeViewerElement, event: HTMLElementEventMap[K]) => void, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
+
+export const SHOW_FLAGS: readonly ShowFlag[];
 
 export class ViewerError extends Error {
   readonly code: string;

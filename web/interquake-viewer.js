@@ -15,4 +15,7 @@ export { InterquakeViewerElement, ViewerError, SHOW_FLAGS, geometryOf, summarize
 // Bundled or not, this file sits in the package's web/ folder: fflate is looked for beside it.
 setWebFolder(new URL('./', import.meta.url));
 
-if (!customElements.get('interquake-viewer')) customElements.define('interquake-viewer', InterquakeViewerElement);
+// Only where there is a DOM: importing this file in Node (tests, server-side rendering) defines nothing.
+if (globalThis.customElements && !customElements.get('interquake-viewer')) {
+  customElements.define('interquake-viewer', InterquakeViewerElement);
+}

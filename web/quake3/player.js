@@ -322,11 +322,12 @@ export function loadPlayer(lib, files, options = {}) {
         const fromSkin = entry && entry.shader !== '';
         const shader = fromSkin ? entry.shader : shaders[0] || '';
         const texture = shader ? resolveTexture(shader) : null;
-        if (shader && !texture) missingFiles.add(normalizePath(shader));
+        // A surface without triangles is never drawn: its texture is not missing.
+        if (shader && !texture && mesh.triangleCount > 0) missingFiles.add(normalizePath(shader));
         return { mesh: index, name: mesh.name, shader, source: fromSkin ? 'skin' : 'shader', texture };
       });
     }
-    return { skin, surfaces, missingFiles: [...missingFiles] };
+    return { skin, surfaces, missingFiles: oncePerFile(missingFiles) };
   };
 
   // undefined: the default skin (or the first there is); null: no skin, the MD3 shader names
@@ -391,7 +392,7 @@ export function loadPlayer(lib, files, options = {}) {
       fixedLegs: config.fixedLegs, fixedTorso: config.fixedTorso, legsSkip: config.legsSkip, tableEntries: config.tableEntries,
     },
     surfaces: chosen.surfaces,
-    missingFiles: [...missing],
+    missingFiles: oncePerFile(missing),
     warnings,
     /** The animation called name (e.g. 'LEGS_RUN'), or undefined. */
     animation: (name) => byName.get(name),
@@ -433,4 +434,11 @@ export function loadPlayer(lib, files, options = {}) {
   };
   if (disposeSymbol) player[disposeSymbol] = player.dispose;
   return player;
+}
+
+// Paths as the game matches them (pathKey: case, backslashes): each missing file listed once.
+function oncePerFile(paths) {
+  const byKey = new Map();
+  for (const path of paths) if (!byKey.has(pathKey(path))) byKey.set(pathKey(path), path);
+  return [...byKey.values()];
 }

@@ -133,6 +133,19 @@ export function rerootPlayerFiles(playerDir) {
   return (key) => (key.startsWith(parent) ? `models/players/${key.slice(parent.length)}` : key);
 }
 
+/**
+ * Adds `path` to a missing-files list unless the same file is there already: paths are compared
+ * as the game compares them (pathKey: case, backslashes), so a/b.tga and A\b.TGA count once.
+ */
+export function addMissing(list, path) {
+  const key = pathKey(path);
+  if (!list.some((p) => pathKey(p) === key)) list.push(path);
+  return list;
+}
+
+/** A list of paths with each file once (see addMissing). */
+export const uniquePaths = (paths) => paths.reduce(addMissing, []);
+
 /** What kind of file these bytes are, by magic number first and then by name. */
 export function sniff(bytes, name = '') {
   const ascii = (at, n) => String.fromCharCode(...bytes.subarray(at, at + n));

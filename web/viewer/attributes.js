@@ -1,12 +1,24 @@
 // The element's attributes, listed once: observedAttributes, the camelCase properties that reflect
 // them, and the page options of index.html (?query) and embed.html (#hash) all come from this list.
 //
-// type: 'string' (null when absent), 'boolean' (present or not), 'number' (the default when absent
-// or not a number). page: false keeps an attribute out of page options (URLs a page should not take
-// from its own address: the WASM and fflate scripts, where textures are fetched from).
+// type: what the property reads as (setting it sets the attribute):
+//   'string'  the attribute's text (null when absent)
+//   'boolean' present or not
+//   'number'  the attribute as a number (the default when absent or not a number)
+//   'enum'    one of `values` (the default when absent or another word)
+//   'switch'  true unless the attribute says "false" (default true); set: "true" / "false"
+//   'list'    a Set of the words among `values` (space or comma separated)
+// page: false keeps an attribute out of page options (URLs a page should not take from its own
+// address: the WASM and fflate scripts, where textures are fetched from).
+
+import { LOOP_MODES } from './clock.js';
+
+export const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
+export const CONTROLS_VALUES = ['none', 'minimal', 'full'];
 
 export const ATTRIBUTES = [
   { name: 'src', type: 'string' },
+  { name: 'alt', type: 'string' },
   { name: 'model', type: 'string' },
   { name: 'skin', type: 'string' },
   { name: 'lod', type: 'number', default: 0 },
@@ -15,18 +27,19 @@ export const ATTRIBUTES = [
   { name: 'torso-animation', type: 'string' },
   { name: 'autoplay', type: 'boolean' },
   { name: 'time-scale', type: 'number', default: 1 },
-  { name: 'loop', type: 'string' },
+  { name: 'loop', type: 'enum', values: LOOP_MODES, default: null },
   { name: 'frame', type: 'number', default: null },
-  { name: 'interpolate', type: 'string' },
+  { name: 'interpolate', type: 'switch' },
   { name: 'camera-controls', type: 'boolean' },
   { name: 'auto-rotate', type: 'boolean' },
   { name: 'camera-orbit', type: 'string' },
+  { name: 'camera-target', type: 'string' },
   { name: 'field-of-view', type: 'string' },
   { name: 'background', type: 'string' },
-  { name: 'show', type: 'string' },
-  { name: 'controls', type: 'string' },
+  { name: 'show', type: 'list', values: SHOW_FLAGS },
+  { name: 'controls', type: 'enum', values: CONTROLS_VALUES, default: 'none' },
   { name: 'animation-crossfade-duration', type: 'number', default: 300 },
-  { name: 'context', type: 'string', page: false },
+  { name: 'context', type: 'enum', values: ['own', 'shared'], default: null, page: false },
   { name: 'base-url', type: 'string', page: false },
   { name: 'wasm', type: 'string', page: false },
   { name: 'fflate', type: 'string', page: false },
@@ -42,37 +55,63 @@ export function setOrRemove(element, name, value) {
   else element.setAttribute(name, String(value));
 }
 
+const words = (text) => (text || '').split(/[\s,]+/).filter(Boolean);
+
+// The property descriptor of one attribute (see the types above).
+function descriptorOf({ name, type, values, default: fallback }) {
+  switch (type) {
+    case 'boolean':
+      return {
+        get() { return this.hasAttribute(name); },
+        set(v) { this.toggleAttribute(name, Boolean(v)); },
+      };
+    case 'number':
+      return {
+        get() {
+          const text = this.getAttribute(name);
+          const v = text === null || text.trim() === '' ? NaN : Number(text);
+          return Number.isFinite(v) ? v : fallback;
+        },
+        set(v) { setOrRemove(this, name, v); },
+      };
+    case 'enum':
+      return {
+        get() {
+          const v = this.getAttribute(name);
+          return values.includes(v) ? v : fallback;
+        },
+        set(v) { setOrRemove(this, name, v); },
+      };
+    case 'switch':
+      return {
+        get() { return this.getAttribute(name) !== 'false'; },
+        set(v) { this.setAttribute(name, v && v !== 'false' ? 'true' : 'false'); },
+      };
+    case 'list':
+      return {
+        get() { return new Set(words(this.getAttribute(name)).filter((w) => values.includes(w))); },
+        set(v) {
+          if (v === null || v === undefined) this.removeAttribute(name);
+          else this.setAttribute(name, [...(typeof v === 'string' ? words(v) : v)].join(' '));
+        },
+      };
+    default:
+      return {
+        get() { return this.getAttribute(name); },
+        set(v) { setOrRemove(this, name, v); },
+      };
+  }
+}
+
 /**
  * Defines a reflecting property for every attribute the class does not define itself (the element
- * defines those whose value means more than the attribute's text, such as `show` or `skin`).
+ * defines those whose value means more than the attribute's text, such as `skin`: the skin shown).
  */
 export function defineAttributeProperties(ElementClass) {
   const proto = ElementClass.prototype;
   for (const attribute of ATTRIBUTES) {
     const property = camelCase(attribute.name);
     if (Object.prototype.hasOwnProperty.call(proto, property)) continue;
-    const { name, type } = attribute;
-    let descriptor;
-    if (type === 'boolean') {
-      descriptor = {
-        get() { return this.hasAttribute(name); },
-        set(v) { this.toggleAttribute(name, Boolean(v)); },
-      };
-    } else if (type === 'number') {
-      descriptor = {
-        get() {
-          const text = this.getAttribute(name);
-          const v = text === null || text.trim() === '' ? NaN : Number(text);
-          return Number.isFinite(v) ? v : attribute.default;
-        },
-        set(v) { setOrRemove(this, name, v); },
-      };
-    } else {
-      descriptor = {
-        get() { return this.getAttribute(name); },
-        set(v) { setOrRemove(this, name, v); },
-      };
-    }
-    Object.defineProperty(proto, property, { ...descriptor, configurable: true, enumerable: false });
+    Object.defineProperty(proto, property, { ...descriptorOf(attribute), configurable: true, enumerable: false });
   }
 }

@@ -6,49 +6,127 @@ import { multiply, perspective, lookAt } from './renderer.js';
 import { sane } from './framing.js';
 
 export const DEG = Math.PI / 180;
-const DEFAULT_FOV = 35;
+export const DEFAULT_FOV = 35 * DEG;
+const DEFAULT_YAW = 35 * DEG;
+const DEFAULT_PITCH = 12 * DEG;
 const AUTO_ROTATE_DELAY_MS = 3000; // after the user moved the camera
 const AUTO_ROTATE_PER_SECOND = 30 * DEG;
+const LENGTH_UNITS = { m: 1, cm: 0.01, mm: 0.001 }; // model-viewer's; a model unit counts as a metre
+
+// The camera attributes in model-viewer's syntax. Each parser returns null for "auto" (or absent)
+// and undefined for text it cannot read; the element warns about those and uses the default.
+
+/** An angle: "45deg", "0.8rad", or a plain number (degrees). Radians, null for auto. */
+export function parseAngle(text) {
+  const t = String(text ?? 'auto').trim().toLowerCase();
+  if (t === 'auto' || t === '') return null;
+  const m = /^(-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(deg|rad)?$/.exec(t);
+  if (!m) return undefined;
+  const v = Number(m[1]) * (m[2] === 'rad' ? 1 : DEG);
+  return Number.isFinite(v) ? v : undefined;
+}
+
+/** A length: "5m", "40cm", "300mm", a plain number (metres) or "120%" -> { value, percent }. */
+export function parseLength(text, { percent = false } = {}) {
+  const t = String(text ?? 'auto').trim().toLowerCase();
+  if (t === 'auto' || t === '') return null;
+  const m = /^(-?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)(m|cm|mm|%)?$/.exec(t);
+  if (!m || (m[2] === '%' && !percent)) return undefined;
+  const v = Number(m[1]);
+  if (!Number.isFinite(v)) return undefined;
+  return m[2] === '%' ? { value: v / 100, percent: true } : { value: v * LENGTH_UNITS[m[2] || 'm'], percent: false };
+}
+
+/** field-of-view: an angle between 0 and 180 degrees, or auto (35 degrees). Radians or undefined. */
+export function parseFieldOfView(text) {
+  const v = parseAngle(text);
+  if (v === null) return DEFAULT_FOV;
+  return v !== undefined && v > 0 && v < Math.PI ? v : undefined;
+}
+
+/** camera-orbit "theta phi radius" (any of them auto or left out) -> { theta, phi, radius } or undefined. */
+export function parseOrbit(text) {
+  const parts = String(text ?? '').trim().split(/\s+/).filter(Boolean);
+  if (parts.length > 3) return undefined;
+  const [theta, phi, radius] = [parseAngle(parts[0]), parseAngle(parts[1]), parseLength(parts[2], { percent: true })];
+  if (theta === undefined || phi === undefined || radius === undefined) return undefined;
+  if (radius && radius.value <= 0) return undefined;
+  return { theta, phi, radius };
+}
+
+/** camera-target "x y z" (each a length or auto) -> [x, y, z] with null for auto, or undefined. */
+export function parseTarget(text) {
+  const parts = String(text ?? '').trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 1 && parts[0].toLowerCase() === 'auto') return [null, null, null];
+  if (parts.length > 3) return undefined;
+  const values = [0, 1, 2].map((k) => parseLength(parts[k]));
+  if (values.includes(undefined)) return undefined;
+  return values.map((v) => v?.value ?? null);
+}
 
 export class OrbitCamera {
   constructor() {
-    this.yaw = 35 * DEG;
-    this.pitch = 12 * DEG;
+    this.yaw = DEFAULT_YAW;
+    this.pitch = DEFAULT_PITCH;
     this.distance = 10;
     this.target = [0, 0, 0];
+    this.center = [0, 0, 0];       // of the framed box: what "auto" targets
     this.fitRadius = 1;
+    this.fov = DEFAULT_FOV;        // vertical, radians
+    this.orbit = { theta: null, phi: null, radius: null }; // camera-orbit, parsed (null: auto)
+    this.targetSpec = [null, null, null];                  // camera-target, parsed
     this.autoRotateHold = 0;      // time of the last user interaction: auto-rotate waits after it
     this.autoRotateFrozen = false; // set by renderFrame(): pictures must not depend on the clock
   }
 
-  /** Frames `bounds` ({ min, max }) for a vertical field of view in radians, `orbit` its text. */
-  fit(bounds, fov, orbit) {
+  /** Frames `bounds` ({ min, max }), then places the camera as camera-orbit and camera-target say. */
+  fit(bounds) {
     const { min, max } = sane(bounds);
-    this.target = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
+    this.center = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
     this.fitRadius = Math.max(Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2, 1e-3);
-    this.distance = (this.fitRadius / Math.sin(fov / 2)) * 0.9; // the box's sphere is loose: frame a little tighter
-    this.yaw = 35 * DEG;
-    this.pitch = 12 * DEG;
-    const parts = (orbit || '').trim().split(/\s+/);
-    if (parts.length >= 2) {
-      const angle = (s, d) => (s && s !== 'auto' ? parseFloat(s) * (s.endsWith('rad') ? 1 : DEG) : d);
-      this.yaw = angle(parts[0], this.yaw);
-      this.pitch = Math.PI / 2 - angle(parts[1], Math.PI / 2 - this.pitch); // model-viewer's phi is from the pole
-    }
+    this.applyTarget();
+    this.applyOrbit();
   }
 
-  /** { viewProjection, eye, light } for a canvas aspect ratio and a field of view in radians. */
-  matrices(aspect, fov) {
+  /** The distance that frames the model at this field of view (camera-orbit's "auto" and 100%). */
+  autoDistance() {
+    return (this.fitRadius / Math.sin(this.fov / 2)) * 0.9; // the box's sphere is loose: frame a little tighter
+  }
+
+  /** Puts the camera where `orbit` says (theta around Z from +X, phi from the +Z pole, as model-viewer). */
+  applyOrbit(orbit = this.orbit) {
+    this.orbit = orbit;
+    this.yaw = orbit.theta ?? DEFAULT_YAW;
+    this.pitch = orbit.phi === null ? DEFAULT_PITCH : Math.PI / 2 - orbit.phi;
+    const r = orbit.radius;
+    this.distance = !r ? this.autoDistance() : r.percent ? this.autoDistance() * r.value : r.value;
+  }
+
+  applyTarget(target = this.targetSpec) {
+    this.targetSpec = target;
+    this.target = target.map((v, k) => v ?? this.center[k]);
+  }
+
+  /** A new field of view keeps the framing of an auto or percentage radius (and the user's zoom). */
+  setFieldOfView(fov) {
+    if (!this.orbit.radius || this.orbit.radius.percent) this.distance *= Math.sin(this.fov / 2) / Math.sin(fov / 2);
+    this.fov = fov;
+  }
+
+  /** { viewProjection, eye, light } for a canvas aspect ratio. */
+  matrices(aspect) {
     const cp = Math.cos(this.pitch);
     const eye = [
       this.target[0] + this.distance * cp * Math.cos(this.yaw),
       this.target[1] + this.distance * cp * Math.sin(this.yaw),
       this.target[2] + this.distance * Math.sin(this.pitch),
     ];
-    const near = Math.max(this.distance - this.fitRadius * 4, this.distance * 0.01);
-    const far = this.distance + this.fitRadius * 4;
+    // Depth range: the model's sphere seen from here (the target may lie off its centre).
+    const offset = Math.hypot(eye[0] - this.center[0], eye[1] - this.center[1], eye[2] - this.center[2]);
+    const near = Math.max(offset - this.fitRadius * 4, offset * 0.01, 1e-4);
+    const far = offset + this.fitRadius * 4;
     const view = lookAt(eye, this.target, [0, 0, 1]);
-    const projection = perspective(fov, aspect, near, far);
+    const projection = perspective(this.fov, aspect, near, far);
     // A key light from over the viewer's shoulder, so the side facing the camera is lit.
     const light = normalizeVec([
       Math.cos(this.yaw + 0.6) * Math.cos(0.7), Math.sin(this.yaw + 0.6) * Math.cos(0.7), Math.sin(0.7),
@@ -65,11 +143,6 @@ export class OrbitCamera {
   zoom(factor) {
     this.distance = Math.min(Math.max(this.distance * factor, this.fitRadius * 0.2), this.fitRadius * 40);
   }
-}
-
-/** The field of view attribute in radians (35 degrees when absent). */
-export function fieldOfView(text) {
-  return (Number(text) || DEFAULT_FOV) * DEG;
 }
 
 /**

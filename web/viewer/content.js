@@ -6,7 +6,7 @@
 // geometry, textures, matrix, track, skin, morph }, `instance` being what poses it.
 
 import { IDENTITY, placeholderImage } from './renderer.js';
-import { decodeImage, rerootPlayerFiles } from './assets.js';
+import { decodeImage, rerootPlayerFiles, addMissing, uniquePaths } from './assets.js';
 import { ViewerError } from './errors.js';
 import { modelAnimations, playerAnimations } from './clock.js';
 
@@ -101,7 +101,7 @@ async function buildPlayer(iq, input, options) {
     const content = {
       format: 'md3', name: folder.split('/').pop() || 'player', player, choices: input.models ?? [folder], playerSource: source, playerFolder: folder,
       models: [], parts: [], animations: [], skins: [...player.skins], lods: [...player.lods], tags: [],
-      missingFiles: [...player.missingFiles], warnings: [...player.warnings], skin: player.skin ?? skin,
+      missingFiles: uniquePaths(player.missingFiles), warnings: [...player.warnings], skin: player.skin ?? skin,
     };
     for (const [name, part] of Object.entries(player.parts)) {
       content.parts.push({
@@ -147,10 +147,11 @@ async function playerTextures(iq, content, surfaces, missingFiles, warnings, rel
       return surface?.texture || surface?.shader || mesh.material;
     });
     part.textures = await Promise.all(part.model.meshes.map(async (mesh, i) => {
+      if (!mesh.triangleCount) return null; // never drawn: its texture is not needed, so not missing
       const surface = list.find((s) => s.mesh === i);
       if (!surface?.texture) {
         const name = surface?.shader || mesh.material;
-        if (name && !missingFiles.includes(name)) missingFiles.push(name);
+        if (name) addMissing(missingFiles, name);
         return PLACEHOLDER;
       }
       return image(surface.texture);
@@ -163,7 +164,7 @@ async function playerTextures(iq, content, surfaces, missingFiles, warnings, rel
 /** Switches a player's textures to skin `name`. */
 export async function applySkin(iq, c, name, release) {
   const resolved = c.player.resolveSkin(name);
-  const missing = [...resolved.missingFiles];
+  const missing = uniquePaths(resolved.missingFiles);
   const warnings = [...c.player.warnings];
   await playerTextures(iq, c, resolved.surfaces, missing, warnings, release);
   c.skin = name;
@@ -179,9 +180,10 @@ async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings
   return Promise.all(meshes.map(async (mesh) => {
     const name = mesh.shaders?.[0] ?? mesh.material;
     if (!name) return null; // no material at all: vertex colours on white
+    if (!mesh.triangleCount) return null; // never drawn: its texture is not needed, so not missing
     const found = await files.readImage(name, modelPath);
     if (!found) {
-      if (!missingFiles.includes(name)) missingFiles.push(name);
+      addMissing(missingFiles, name);
       return PLACEHOLDER;
     }
     try {

@@ -46,7 +46,7 @@ function sharedRenderer(viewer) {
     canvas.addEventListener('webglcontextlost', (event) => {
       event.preventDefault();
       renderer.lost = true;
-      for (const user of users) user._emit('context-lost');
+      for (const user of users) user._contextLost();
     });
     canvas.addEventListener('webglcontextrestored', () => {
       renderer.restore();

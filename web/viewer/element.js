@@ -4,11 +4,11 @@
 // overlays.js, context.js and renderer.js (drawing), ui.js (built-in controls). See docs/VIEWER.md.
 
 import { init } from '../interquake.js';
-import { ATTRIBUTE_NAMES, defineAttributeProperties, setOrRemove } from './attributes.js';
+import { ATTRIBUTE_NAMES, SHOW_FLAGS, defineAttributeProperties, setOrRemove } from './attributes.js';
 import { Track, LOOP_MODES, naturalLoop, poseContent } from './clock.js';
 import { resolveInput } from './sources.js';
 import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf } from './content.js';
-import { OrbitCamera, attachCameraControls, fieldOfView } from './camera.js';
+import { OrbitCamera, attachCameraControls, parseFieldOfView, parseOrbit, parseTarget, DEFAULT_FOV } from './camera.js';
 import { overlayLines } from './overlays.js';
 import { drawnBounds, sane } from './framing.js';
 import { acquireRenderer, releaseRenderer, present } from './context.js';
@@ -17,12 +17,20 @@ import { buildControls } from './ui.js';
 import { ViewerError, asError } from './errors.js';
 import { Stage, parseColor } from './stage.js';
 
-export { ViewerError, geometryOf, summarize };
-export const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
+export { ViewerError, geometryOf, summarize, SHOW_FLAGS };
 const PLAYER_DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what the game shows at rest
 const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
+const DEFAULT_LABEL = '3D model';
+// What a camera attribute's text should look like (the warning for text that is not).
+const CAMERA_SYNTAX = {
+  'camera-orbit': ['"theta phi radius", e.g. "45deg 60deg 5m" or "auto auto 120%"', parseOrbit, { theta: null, phi: null, radius: null }],
+  'camera-target': ['"x y z", e.g. "0m 1.5m -0.5m" or "auto"', parseTarget, [null, null, null]],
+  'field-of-view': ['an angle between 0 and 180 degrees, e.g. "30deg", "0.5rad" or "30" (degrees)', parseFieldOfView, DEFAULT_FOV],
+};
 
-export class InterquakeViewerElement extends HTMLElement {
+// Importing this file (in Node, a test runner, server-side rendering) touches no DOM: the base
+// class is looked up, not named, and only the entry registers the element where customElements exists.
+export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}) {
   static get observedAttributes() { return ATTRIBUTE_NAMES; }
 
   constructor() {
@@ -50,6 +58,8 @@ export class InterquakeViewerElement extends HTMLElement {
     this._resizeObserver = new ResizeObserver(() => this._invalidate());
     this._resizeObserver.observe(this);
     this._detachCamera ??= attachCameraControls(this, this._canvas);
+    if (!this.hasAttribute('role')) this.setAttribute('role', 'img'); // as model-viewer: one picture, named by alt
+    this._applyAlt();
     this._applyControls();
     if (this.src && !this._content && !this._loading) this._loadFromAttribute();
     this._invalidate();
@@ -108,6 +118,25 @@ export class InterquakeViewerElement extends HTMLElement {
       case 'model':
         if (this._source != null && this.isConnected) this.load(this._source, { ...this._sourceOptions, model: value }).catch(() => {});
         break;
+      case 'camera-orbit':
+        this._camera.applyOrbit(this._cameraAttribute(name, value));
+        this._cameraChanged();
+        break;
+      case 'camera-target':
+        this._camera.applyTarget(this._cameraAttribute(name, value));
+        this._cameraChanged();
+        break;
+      case 'field-of-view':
+        this._camera.setFieldOfView(this._cameraAttribute(name, value));
+        this._cameraChanged();
+        break;
+      case 'alt':
+        this._applyAlt();
+        break;
+      case 'auto-rotate':
+        this._camera.autoRotateFrozen = false; // renderFrame() froze it; asking again turns it back on
+        this._invalidate();
+        break;
       default:
         this._invalidate();
     }
@@ -118,30 +147,19 @@ export class InterquakeViewerElement extends HTMLElement {
 
   get skin() { return this._content?.player ? this._content.skin : this.getAttribute('skin'); }
   set skin(v) { setOrRemove(this, 'skin', v); }
-  get animationName() { return this._trackFor('both')?.animation?.name ?? null; }
+  /** The animation playing (of a non-player model); before load, the attribute. */
+  get animationName() { return this._trackFor('both')?.animation?.name ?? this.getAttribute('animation-name'); }
   set animationName(v) { setOrRemove(this, 'animation-name', v); }
-  get loop() {
-    const v = this.getAttribute('loop');
-    return LOOP_MODES.includes(v) ? v : null;
-  }
-  set loop(v) { setOrRemove(this, 'loop', v); }
-  get interpolate() { return this.getAttribute('interpolate') !== 'false'; }
-  set interpolate(v) { this.setAttribute('interpolate', v ? 'true' : 'false'); }
-  /** The overlays shown, a subset of wireframe skeleton tags bounds normals grid. */
-  get show() { return new Set((this.getAttribute('show') || '').split(/[\s,]+/).filter((f) => SHOW_FLAGS.includes(f))); }
-  set show(v) { this.setAttribute('show', [...(typeof v === 'string' ? v.split(/[\s,]+/) : v)].join(' ')); }
-  get controls() {
-    const v = this.getAttribute('controls');
-    return v === 'minimal' || v === 'full' ? v : 'none';
-  }
-  set controls(v) { this.setAttribute('controls', v); }
 
   // ---- read-only state
 
   get loaded() { return Boolean(this._content); }
   get format() { return this._content?.format ?? null; }
   get info() { return this._content?.info ?? null; }
-  get availableAnimations() { return this._content ? this._content.animations.map(publicAnimation) : []; }
+  /** The animations' names, as model-viewer's availableAnimations. */
+  get availableAnimations() { return this._content ? this._content.animations.map((a) => a.name) : []; }
+  /** The animations with their part, frames, fps, loop and duration. */
+  get animations() { return this._content ? this._content.animations.map(publicAnimation) : []; }
   /** What `model` (or load()'s options.model) can pick among: players' folders and meshes. */
   get availableModels() { return this._content?.choices ?? []; }
   get availableSkins() { return this._content?.skins ?? []; }
@@ -340,6 +358,7 @@ export class InterquakeViewerElement extends HTMLElement {
       if (ticket !== this._loadTicket) return;
       const content = await buildContent(iq, input, this._buildOptions(options));
       if (ticket !== this._loadTicket) { disposeContent(content, this._renderer); return; }
+      content.choice = input.choice ?? null; // which of availableModels this is (the model picker shows it)
       this._setContent(content);
       this._progress(1);
       this._emit('progress', { totalProgress: 1 });
@@ -373,6 +392,7 @@ export class InterquakeViewerElement extends HTMLElement {
     const state = this._tracks.map((t) => ({ part: t.part, animation: t.animation?.name, time: t.time }));
     const input = { archive: c.playerSource, player: c.playerFolder, files: null, models: c.choices };
     const content = await buildContent(iq, input, this._buildOptions());
+    content.choice = c.choice;
     this._setContent(content);
     for (const s of state) {
       const track = this._trackFor(s.part);
@@ -450,7 +470,7 @@ export class InterquakeViewerElement extends HTMLElement {
   }
 
   _setAnimationQuiet(name, part) {
-    try { this.setAnimation(name, { part }); } catch (err) { this._emit('error', { code: err.code, message: err.message }); }
+    try { this.setAnimation(name, { part }); } catch (err) { this._emit('error', { type: 'invalidattribute', code: err.code, message: err.message }); }
   }
 
   _timeChanged() {
@@ -478,7 +498,7 @@ export class InterquakeViewerElement extends HTMLElement {
       this._canvas.addEventListener('webglcontextlost', (event) => {
         event.preventDefault(); // we want it back
         if (this._renderer) this._renderer.lost = true;
-        this._emit('context-lost');
+        this._contextLost();
       });
       this._canvas.addEventListener('webglcontextrestored', () => {
         this._renderer?.restore();
@@ -494,7 +514,7 @@ export class InterquakeViewerElement extends HTMLElement {
     const rect = this._view.view.getBoundingClientRect();
     r.resize(rect.width || this.clientWidth || 300, rect.height || this.clientHeight || 150, window.devicePixelRatio || 1);
     const background = parseColor(this.background) ?? DEFAULT_BACKGROUND;
-    const camera = () => this._camera.matrices(r.canvas.width / r.canvas.height, fieldOfView(this.getAttribute('field-of-view')));
+    const camera = () => this._camera.matrices(r.canvas.width / r.canvas.height);
     const c = this._content;
     if (!c) {
       r.render({ parts: [], background, camera: camera(), lines: null });
@@ -512,7 +532,35 @@ export class InterquakeViewerElement extends HTMLElement {
   }
 
   _fitCamera(bounds) {
-    this._camera.fit(bounds, fieldOfView(this.getAttribute('field-of-view')), this.getAttribute('camera-orbit'));
+    this._camera.fit(bounds);
+  }
+
+  // A camera attribute parsed; text it cannot read gives a console warning and the default.
+  _cameraAttribute(name, value) {
+    const [syntax, parse, fallback] = CAMERA_SYNTAX[name];
+    const parsed = parse(value);
+    if (parsed !== undefined) return parsed;
+    console.warn(`<interquake-viewer> ${name}="${value}" is not ${syntax}: using the default`);
+    return fallback;
+  }
+
+  _cameraChanged() {
+    this._emit('camera-change', { source: 'none' });
+    this._invalidate();
+  }
+
+  // alt names the picture for assistive technology: on the host (role="img") and its canvas.
+  _applyAlt() {
+    const alt = this.getAttribute('alt');
+    this._canvas.setAttribute('aria-label', alt || DEFAULT_LABEL);
+    if (!this.isConnected) return;
+    if (alt) {
+      this.setAttribute('aria-label', alt);
+      this._altLabel = alt;
+    } else if (this._altLabel !== undefined && this.getAttribute('aria-label') === this._altLabel) {
+      this.removeAttribute('aria-label'); // ours, not the page's
+      this._altLabel = undefined;
+    }
   }
 
   // ---- UI
@@ -529,10 +577,19 @@ export class InterquakeViewerElement extends HTMLElement {
 
   _showMessage(error) { this._view.showMessage(error); }
 
-  // Shows a failure and reports it as an `error` event.
-  _fail(error) {
+  // Shows a failure and reports it as an `error` event; `type` is model-viewer's ('loadfailure', ...).
+  _fail(error, type = 'loadfailure') {
     this._showMessage(error);
-    this._emit('error', { code: error.code, message: error.message, file: error.file });
+    this._emit('error', { type, code: error.code, message: error.message, file: error.file });
+  }
+
+  // The browser took the WebGL context away: model-viewer reports it as an error of this type.
+  _contextLost() {
+    this._emit('context-lost');
+    this._emit('error', {
+      type: 'webglcontextlost', code: 'webgl2_unavailable',
+      message: 'the WebGL context was lost; the picture comes back when the browser restores it',
+    });
   }
 
   _emit(type, detail = {}) {

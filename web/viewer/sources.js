@@ -71,14 +71,14 @@ async function choose(iq, { files, archive, players, modelPaths, read, name }, o
   }
   const player = wanted ? players.find((p) => p.toLowerCase() === wanted) : players[0];
   // An archive's player is named by its folder; dropped files by the prefix of their paths.
-  if (player !== undefined) return { files, archive, main: null, player: archive || !player ? player : `${player}/`, models };
+  if (player !== undefined) return { files, archive, main: null, player: archive || !player ? player : `${player}/`, models, choice: player };
   const mesh = wanted ? meshes.find((m) => name(m.path).toLowerCase() === wanted) : meshes[0];
   if (!mesh) {
     const only = animationFiles[0];
     if (!only) throw new ViewerError('missing_main_file', 'no model to open');
-    return { files, main: { path: name(only.path), bytes: only.bytes, kind: sniff(only.bytes, only.path) }, models: [name(only.path)], animationFiles: [] };
+    return { files, main: { path: name(only.path), bytes: only.bytes, kind: sniff(only.bytes, only.path) }, models: [name(only.path)], animationFiles: [], choice: name(only.path) };
   }
-  return { files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models, animationFiles };
+  return { files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models, animationFiles, choice: name(mesh.path) };
 }
 
 async function openArchive(viewer, iq, bytes, path, options) {
@@ -104,8 +104,7 @@ export function setWebFolder(url) { webFolder = url; }
 
 // Deflated archives need the fflate package. The library finds it as a <script> global or through
 // an import map or bundler ('fflate'); when it cannot, the viewer loads fflate from the `fflate`
-// attribute's URL (a module when it ends in .mjs or lies in an esm/ folder), or its small UMD
-// build with a classic <script> beside this package (node_modules/fflate/ next to
+// attribute's URL, or from beside this package (node_modules/fflate/ next to
 // node_modules/interquake/) or where the dev server maps it, and opens the archive again.
 async function openWithInflater(viewer, iq, bytes, path) {
   try {
@@ -113,18 +112,28 @@ async function openWithInflater(viewer, iq, bytes, path) {
   } catch (err) {
     if (err?.code !== 'unavailable') throw err;
     const base = webFolder ?? new URL('../', import.meta.url);
-    const urls = [viewer.getAttribute('fflate'), new URL('../../fflate/umd/index.js', base).href,
+    const given = viewer.getAttribute('fflate');
+    const urls = [given && new URL(given, document.baseURI).href, new URL('../../fflate/umd/index.js', base).href,
       new URL('/node_modules/fflate/umd/index.js', base).href].filter(Boolean);
-    for (const url of urls) {
-      if (url.endsWith('.mjs') || url.includes('/esm/')) {
-        const module = await import(/* webpackIgnore: true */ url).catch(() => null);
-        if (module?.Inflate) return iq.openArchive(bytes, { name: path, fflate: module });
-      } else if (await loadScript(url) && globalThis.fflate?.Inflate) {
-        return iq.openArchive(bytes, { name: path });
-      }
+    for (const url of new Set(urls)) {
+      const fflate = await loadFflate(url);
+      if (fflate) return iq.openArchive(bytes, { name: path, fflate });
     }
-    throw err;
+    throw new ViewerError('unavailable', `${path}: deflated entries need an inflater: set the fflate attribute to fflate's build `
+      + `(its esm/browser.js or umd/index.js${given ? `; ${given} gave none` : ''}), or serve the fflate package beside interquake's`, path);
   }
+}
+
+// fflate from `url`, whichever build it is, found by trying rather than by the file name:
+// import() first (the ESM build exports Inflate; the UMD build, run as a module, sets
+// self.fflate), then a classic <script> (a UMD build that only runs as one). null: neither worked.
+async function loadFflate(url) {
+  const module = await import(/* webpackIgnore: true */ /* @vite-ignore */ url).catch(() => null);
+  if (module?.Inflate) return module;
+  if (module?.default?.Inflate) return module.default;
+  if (globalThis.fflate?.Inflate) return globalThis.fflate;
+  if (!module && await loadScript(url) && globalThis.fflate?.Inflate) return globalThis.fflate;
+  return null;
 }
 
 /** Loads a classic script once; resolves true when it ran. */

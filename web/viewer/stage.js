@@ -1,8 +1,8 @@
 // The element's shadow DOM: the canvas, the progress bar and the error message, with their styles
 // (the built-in controls add theirs: ui.js).
 
-const template = document.createElement('template');
-template.innerHTML = `<style>
+// The shadow DOM's markup, made into a <template> on first use (importing this file touches no DOM).
+const MARKUP = `<style>
 :host { display: block; position: relative; width: 300px; height: 300px; overflow: hidden; contain: strict;
   --accent-color: #e0a030; --controls-background: rgba(20, 22, 26, 0.82); --progress-bar-color: var(--accent-color);
   --progress-bar-height: 3px; font: 13px/1.3 system-ui, sans-serif; color-scheme: dark; }
@@ -26,9 +26,14 @@ canvas { display: block; width: 100%; height: 100%; touch-action: none; outline:
   </div>
   <slot name="controls"></slot>
 </div>`;
+let template = null;
 
 export class Stage {
   constructor(root) {
+    if (!template) {
+      template = document.createElement('template');
+      template.innerHTML = MARKUP;
+    }
     root.appendChild(template.content.cloneNode(true));
     this.canvas = root.querySelector('canvas');
     this.stage = root.querySelector('.stage');

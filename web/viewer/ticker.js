@@ -45,7 +45,7 @@ export class Ticker {
       // A failure while drawing (a driver refusing a shader, say) is shown once, not thrown every frame.
       const error = asError(err);
       v._paused = true;
-      v._fail(error);
+      v._fail(error, 'renderfailure');
       return;
     }
     if (this.animating()) this.schedule();

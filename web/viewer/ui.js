@@ -3,8 +3,7 @@
 // check that the public API is enough to build a full viewer.
 
 import { LOOP_MODES } from './clock.js';
-
-const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
+import { SHOW_FLAGS } from './attributes.js';
 const SPEEDS = [0.1, 0.25, 0.5, 1, 1.5, 2, 4];
 
 // Icons as inline SVG: glyphs like ▶ are missing from many fonts.
@@ -85,6 +84,7 @@ export function buildControls(viewer, mode, stage) {
   };
   let scrubberList = [];
 
+  const model = select('model-select', 'Model');
   const animation = select('animation-select', 'Animation');
   const legs = select('legs-select', 'Legs animation');
   const torso = select('torso-select', 'Torso animation');
@@ -97,12 +97,13 @@ export function buildControls(viewer, mode, stage) {
   const skin = select('skin-select', 'Skin');
   const lod = select('lod-select', 'Level of detail');
   const labelled = (text, control) => el('label', {}, text, control);
+  const modelLabel = labelled('Model', model);
   const animationLabel = labelled('Animation', animation);
   const legsLabel = labelled('Legs', legs);
   const torsoLabel = labelled('Torso', torso);
   const skinLabel = labelled('Skin', skin);
   const lodLabel = labelled('LOD', lod);
-  const playbackRow = el('div', { class: 'row' }, animationLabel, legsLabel, torsoLabel, labelled('Speed', speed), reverse,
+  const playbackRow = el('div', { class: 'row' }, modelLabel, animationLabel, legsLabel, torsoLabel, labelled('Speed', speed), reverse,
     labelled('Loop', loop), labelled('Smooth', smooth), skinLabel, lodLabel);
 
   const toggles = SHOW_FLAGS.map((flag) => el('button', { 'aria-pressed': 'false', 'data-flag': flag, part: `toggle-${flag}` }, flag));
@@ -121,6 +122,7 @@ export function buildControls(viewer, mode, stage) {
   play.addEventListener('click', () => (viewer.paused ? viewer.play() : viewer.pause()));
   back.addEventListener('click', () => viewer.step(-1));
   forward.addEventListener('click', () => viewer.step(1));
+  model.addEventListener('change', () => { viewer.model = model.value; });
   animation.addEventListener('change', () => viewer.setAnimation(animation.value));
   legs.addEventListener('change', () => viewer.setAnimation(legs.value, { part: 'legs' }));
   torso.addEventListener('change', () => viewer.setAnimation(torso.value, { part: 'torso' }));
@@ -165,7 +167,7 @@ export function buildControls(viewer, mode, stage) {
 
   function update(rebuild = false) {
     const loaded = viewer.loaded;
-    const animations = viewer.availableAnimations;
+    const animations = viewer.animations;
     const player = animations.some((a) => a.part === 'legs' || a.part === 'torso');
     // Each part's frame inside its animation and the model's global frame, as the C answers them.
     const heads = viewer.frames;
@@ -203,6 +205,10 @@ export function buildControls(viewer, mode, stage) {
     for (const button of toggles) button.setAttribute('aria-pressed', String(show.has(button.dataset.flag)));
     infoButton.setAttribute('aria-pressed', String(info.classList.contains('open')));
     if (!rebuild) return;
+    // A source with several models (a folder, a drop, a .pk3): pick one (the `model` attribute).
+    const models = viewer.availableModels;
+    modelLabel.hidden = models.length < 2;
+    fillSelect(model, models, viewer._content?.choice ?? viewer.model);
     animationLabel.hidden = player || !animations.length;
     legsLabel.hidden = !player;
     torsoLabel.hidden = !player;

@@ -31,7 +31,7 @@ test('duration and the frame at a time (seek then read) equal the library\'s, vw
       const model = iq.load(new Uint8Array(await (await fetch(url)).arrayBuffer()), { name: url });
       for (const name of names) {
         v.setAnimation(name, { crossfade: 0 });
-        const listed = v.availableAnimations.find((a) => a.name === name);
+        const listed = v.animations.find((a) => a.name === name);
         const loop = listed.loop ? 'repeat' : 'once';
         const row = { id, name, loop, played: v.frames.both.loop, duration: v.duration, libraryDuration: model.frameAt(name, 0, { loop }).duration, listedDuration: listed.duration, frames: [] };
         for (const t of times) {

@@ -26,7 +26,7 @@ test('IQE: the demo creature written as IQE draws the same picture as its IQM', 
     const b = await iqPixels(iqe);
     iqe.renderFrame(15);
     const c = await iqPixels(iqe);
-    return { format: iqe.format, animations: iqe.availableAnimations.map((x) => x.name), a, b, same: iqDiff(a.id, b.id), moved: iqDiff(b.id, c.id) };
+    return { format: iqe.format, animations: iqe.availableAnimations, a, b, same: iqDiff(a.id, b.id), moved: iqDiff(b.id, c.id) };
   });
   assert.equal(r.format, 'iqe');
   assert.deepEqual(r.animations, ['idle', 'walk', 'hop', 'look']);

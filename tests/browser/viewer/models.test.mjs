@@ -77,3 +77,33 @@ test('a folder of one mesh and animation-only files opens the mesh with every fi
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
+
+test('the full controls offer a model picker when the source holds several models', { timeout: 120000 }, async () => {
+  const page = await elementPage(browser, 'iq-picker.html', '<interquake-viewer controls="full" style="width:300px;height:300px;display:block"></interquake-viewer>');
+  await page.waitForFunction(() => customElements.get('interquake-viewer'));
+  const r = await page.evaluate(async (bytes) => {
+    const v = document.querySelector('interquake-viewer');
+    const select = v.shadowRoot.querySelector('[part=model-select]');
+    const state = () => ({ shown: !select.closest('label').hidden, options: [...select.options].map((o) => o.value), value: select.value, name: v.info?.name });
+    const one = new Uint8Array(bytes);
+    await v.load({ 'solo.iqm': one });
+    const single = state();
+    await v.load({ 'pack/first.iqm': one, 'pack/second.iqm': one, 'pack/walk.iqm': new Uint8Array(bytes) });
+    const several = state();
+    const loaded = new Promise((done) => v.addEventListener('load', done, { once: true }));
+    select.value = 'pack/second.iqm';
+    select.dispatchEvent(new Event('change'));
+    await loaded;
+    const picked = { ...state(), attribute: v.getAttribute('model') };
+    return { single, several, picked };
+  }, [...mesh(['walk'])]);
+  assert.equal(r.single.shown, false, 'one model: no picker');
+  assert.equal(r.several.shown, true, 'several: the picker is shown');
+  assert.deepEqual(r.several.options, ['pack/first.iqm', 'pack/second.iqm', 'pack/walk.iqm']);
+  assert.equal(r.several.value, 'pack/first.iqm', 'it shows the model opened');
+  assert.equal(r.picked.name, 'pack/second.iqm', 'picking another opens it');
+  assert.equal(r.picked.value, 'pack/second.iqm');
+  assert.equal(r.picked.attribute, 'pack/second.iqm', 'through the model attribute');
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});

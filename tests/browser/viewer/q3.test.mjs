@@ -80,7 +80,7 @@ test('a player animates legs and torso separately, and switches skin', { timeout
     const torsoFrame = v._trackFor('torso').frame;
     // Per-part readout: each part's frame inside its animation and the global frame shown.
     const frames = v.frames;
-    const cfg = { run: v.availableAnimations.find((x) => x.name === 'LEGS_RUN'), attack: v.availableAnimations.find((x) => x.name === 'TORSO_ATTACK') };
+    const cfg = { run: v.animations.find((x) => x.name === 'LEGS_RUN'), attack: v.animations.find((x) => x.name === 'TORSO_ATTACK') };
     v.seekFrame(2, { part: 'torso' });
     const torsoAfter = v.frames.torso;
     const events = [];
