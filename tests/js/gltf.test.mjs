@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import validator from 'gltf-validator';
 import { inflateSync, unzlibSync } from 'fflate';
-import { init } from '../../web/interquake.js';
+import { init } from 'interquake';
 import { encodePNG, alphaModeOf } from '../../web/core/gltf.js';
 import { parseGLB, mixerOf, worldPositions, partMeshes, maxDifference, shown } from './lib/gltf-three.mjs';
 import { gameFiles } from './lib/q3-corpus.mjs';
