@@ -102,25 +102,33 @@ async function openArchive(viewer, iq, bytes, path, options) {
 let webFolder = null;
 export function setWebFolder(url) { webFolder = url; }
 
-// Deflated archives need the fflate package. The library finds it as a <script> global or through
-// an import map or bundler ('fflate'); when it cannot, the viewer loads fflate from the `fflate`
-// attribute's URL, or from beside this package (node_modules/fflate/ next to
-// node_modules/interquake/) or where the dev server maps it, and opens the archive again.
+// Deflated archives need an inflater. The `fflate` attribute, when set, is the page's choice and
+// is used first (fflate's ESM or UMD build, found by trying). Otherwise the library finds one: a
+// <script> global, 'fflate' through an import map or a bundler, or interquake-inflate.min.js
+// shipped beside the element; failing that, the viewer tries fflate beside the package
+// (node_modules/fflate/ next to node_modules/interquake/) or where the dev server maps it.
 async function openWithInflater(viewer, iq, bytes, path) {
+  const given = viewer.getAttribute('fflate');
+  if (given) {
+    const fflate = await loadFflate(new URL(given, document.baseURI).href);
+    if (!fflate) {
+      throw new ViewerError('unavailable', `${path}: deflated entries need an inflater: the fflate attribute's ${given} gave none `
+        + "(set it to fflate's esm/browser.js or umd/index.js, or remove it to use interquake-inflate.min.js beside the element)", path);
+    }
+    return iq.openArchive(bytes, { name: path, fflate });
+  }
   try {
     return await iq.openArchive(bytes, { name: path });
   } catch (err) {
     if (err?.code !== 'unavailable') throw err;
     const base = webFolder ?? new URL('../', import.meta.url);
-    const given = viewer.getAttribute('fflate');
-    const urls = [given && new URL(given, document.baseURI).href, new URL('../../fflate/umd/index.js', base).href,
-      new URL('/node_modules/fflate/umd/index.js', base).href].filter(Boolean);
+    const urls = [new URL('../../fflate/umd/index.js', base).href, new URL('/node_modules/fflate/umd/index.js', base).href];
     for (const url of new Set(urls)) {
       const fflate = await loadFflate(url);
       if (fflate) return iq.openArchive(bytes, { name: path, fflate });
     }
     throw new ViewerError('unavailable', `${path}: deflated entries need an inflater: set the fflate attribute to fflate's build `
-      + `(its esm/browser.js or umd/index.js${given ? `; ${given} gave none` : ''}), or serve the fflate package beside interquake's`, path);
+      + '(its esm/browser.js or umd/index.js), or serve interquake-inflate.min.js beside the element', path);
   }
 }
 

@@ -2,7 +2,8 @@
 // first, a classic <script> second), not by the file name: each build is served under a name that
 // says nothing (vendor/inflater-a.js, vendor/inflater-b.js), and the places the viewer would
 // otherwise look (node_modules/fflate/ beside the package, the dev server's /node_modules/fflate/)
-// answer 404, so only the attribute can inflate. Without an inflater, the message names the attribute.
+// answer 404 (and so does the shipped interquake-inflate.min.js, except in its own test), so only the
+// attribute can inflate. Without an inflater, the message names the attribute.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -23,12 +24,13 @@ const THIS_UMD = UMD.toString('latin1').replace("(typeof self!='undefined'?self:
 const critter = readFileSync(new URL('web/demo/critter.iqm', root));
 const pk3 = buildZip([{ name: 'models/critter/critter.iqm', data: new Uint8Array(critter), deflate: true }]).bytes;
 
-async function pageWith(name, fflate) {
+async function pageWith(name, fflate, options = {}) {
   const page = await elementPage(browser, name,
     `<interquake-viewer ${fflate ? `fflate="${fflate}"` : ''} style="width:80px;height:80px;display:block"></interquake-viewer>`);
   const requests = [];
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
   await page.route(/\/fflate\//, (route) => route.fulfill({ status: 404, body: 'not here' }));
+  if (!options.shipped) await page.route(/interquake-inflate\.min\.js$/, (route) => route.fulfill({ status: 404, body: 'not here' }));
   await page.route(`${browser.base}vendor/inflater-a.js`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: ESM }));
   await page.route(`${browser.base}vendor/inflater-b.js`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: UMD }));
   await page.route(`${browser.base}vendor/inflater-c.js`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: THIS_UMD }));
@@ -51,6 +53,15 @@ test('the deflated .pk3 needs an inflater: with none, the message names the ffla
   assert.equal(wrong.error?.code, 'unavailable');
   assert.match(wrong.error.message, /fflate attribute.*vendor\/nothing\.js gave none/);
   assert.deepEqual(browser.errors, []);
+});
+
+test('with nothing installed or configured, the inflater shipped beside the element opens the .pk3', { timeout: 120000 }, async () => {
+  const r = await pageWith('iq-fflate-shipped.html', null, { shipped: true });
+  assert.equal(r.error, null, JSON.stringify(r.error));
+  assert.equal(r.name, 'models/critter/critter.iqm');
+  assert.ok(r.triangles > 1000);
+  assert.ok(r.requests.some((p) => p.endsWith('/interquake-inflate.min.js')), r.requests.join(' '));
+  assert.ok(!r.requests.some((p) => p.includes('/fflate/')), 'no fflate package was asked for');
 });
 
 test('fflate="<the ESM build>" is imported as a module', { timeout: 120000 }, async () => {
