@@ -7,6 +7,7 @@ import { InterquakeError, textBytes } from '../core/wasm.js';
 import { Archive, IMAGE_EXTENSIONS, checkUse, findPlayers, normalizePath, pathKey, sortSkins, useLimits } from './archive.js';
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
+import { IDENTITY, multiply } from '../core/mat4.js';
 
 const PARTS = ['lower', 'upper', 'head'];
 // What the lookup appends or swaps in, in Quake 3's order (.jpeg is only recognised).
@@ -114,19 +115,7 @@ function pathCandidates(ref) {
 }
 
 
-// -- 4x4 column-major matrices
-
-const identity = () => new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
-
-function multiply(a, b) {
-  const out = new Float32Array(16);
-  for (let c = 0; c < 4; c++) {
-    for (let r = 0; r < 4; r++) {
-      out[c * 4 + r] = a[r] * b[c * 4] + a[4 + r] * b[c * 4 + 1] + a[8 + r] * b[c * 4 + 2] + a[12 + r] * b[c * 4 + 3];
-    }
-  }
-  return out;
-}
+const identity = () => IDENTITY.slice(); // a fresh matrix the caller may keep
 
 // -- The Quake 3 clock: the C answers (src/iq_q3play.c, cgame's CG_RunLerpFrame)
 

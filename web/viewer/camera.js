@@ -2,7 +2,7 @@
 // view-projection matrix, and the pointer controls (orbit: drag; zoom: wheel or pinch; pan: right
 // drag or shift drag).
 
-import { multiply, perspective, lookAt } from './renderer.js';
+import { multiply, perspective, lookAt } from '../core/mat4.js';
 import { sane } from './framing.js';
 
 export const DEG = Math.PI / 180;

@@ -5,7 +5,8 @@
 // lods, tags, missingFiles, warnings, bounds, info }; each part is { name, model, instance,
 // geometry, textures, matrix, track, skin, morph }, `instance` being what poses it.
 
-import { IDENTITY, placeholderImage } from './renderer.js';
+import { IDENTITY } from '../core/mat4.js';
+import { placeholderImage } from './renderer.js';
 import { decodeImage, rerootPlayerFiles, addMissing, uniquePaths } from './assets.js';
 import { ViewerError } from './errors.js';
 import { modelAnimations, playerAnimations } from './clock.js';

@@ -4,7 +4,7 @@
 // from model.framePositions, a Quake 3 player's parts are placed by its tags at each frame.
 // Points that are not finite are skipped; a box that is still unusable becomes the unit box.
 
-import { transformPoint, IDENTITY } from './renderer.js';
+import { transformPoint, IDENTITY } from '../core/mat4.js';
 
 const MAX_SAMPLES = 48;        // frames sampled per animation (evenly spread): framing stays fast
 const MAX_POINTS = 200000;     // vertices looked at per sample, at most

@@ -2,7 +2,7 @@
 // tags and vertex normals. Each segment is x y z r g b per end; 'depth' segments are hidden by
 // the model, 'top' ones are not.
 
-import { multiply, transformPoint } from './renderer.js';
+import { multiply, transformPoint } from '../core/mat4.js';
 import { sane } from './framing.js';
 
 /** { depth, top }: Float32Arrays of segments (or null) for the flags in `show`. */
