@@ -192,7 +192,7 @@ run_tests() {
   done
   run_fuzz "${FUZZ_SECONDS:-20}" || failed=1
   log "node --test"
-  node --test --test-reporter=spec tests/js/ tests/browser/ || failed=1
+  node --test --test-reporter=spec tests/js/ tests/browser/ tests/package/ || failed=1
   return $failed
 }
 

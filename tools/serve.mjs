@@ -22,12 +22,18 @@ function inside(base, urlPath) {
   return path === base || path.startsWith(base + sep) ? path : null;
 }
 
-export function startServer(port = Number(process.env.PORT) || 8080, host = '127.0.0.1') {
+/**
+ * Serves web/ (with /corpus/ and /node_modules/fflate/) on port (0: a free one); with options.root,
+ * that folder alone (the package tests serve each bundler's output this way).
+ */
+export function startServer(port = Number(process.env.PORT) || 8080, host = '127.0.0.1', options = {}) {
+  const only = options.root ? resolve(options.root) : null;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
-    let path = url.pathname.startsWith('/corpus/') ? inside(corpus, url.pathname.slice(8))
-      : url.pathname.startsWith('/node_modules/fflate/') ? inside(fflate, url.pathname.slice(21))
-        : inside(root, url.pathname);
+    let path = only ? inside(only, url.pathname)
+      : url.pathname.startsWith('/corpus/') ? inside(corpus, url.pathname.slice(8))
+        : url.pathname.startsWith('/node_modules/fflate/') ? inside(fflate, url.pathname.slice(21))
+          : inside(root, url.pathname);
     try {
       if (!path) throw new Error('outside');
       if ((await stat(path)).isDirectory()) path = join(path, 'index.html');

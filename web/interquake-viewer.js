@@ -13,7 +13,9 @@ import { setWebFolder } from './viewer/sources.js';
 export { InterquakeViewerElement, ViewerError, SHOW_FLAGS, geometryOf, summarize } from './viewer/element.js';
 
 // Bundled or not, this file sits in the package's web/ folder: fflate is looked for beside it.
-setWebFolder(new URL('./', import.meta.url));
+// This file's URL, not new URL('./', import.meta.url): bundlers take that literal form for an asset
+// to copy, and Parcel fails on a folder.
+setWebFolder(import.meta.url);
 
 // Only where there is a DOM: importing this file in Node (tests, server-side rendering) defines nothing.
 if (globalThis.customElements && !customElements.get('interquake-viewer')) {

@@ -2,6 +2,14 @@
 
 export type Format = 'iqm' | 'iqe' | 'md3';
 
+// Symbol.dispose (the `using` declaration) for consumers whose lib predates it (before esnext /
+// es2025), declared as lib.esnext.disposable and @types/node declare it, so the declarations merge.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
 /** Stable error codes; see README "Errors". */
 // BEGIN ErrorCode: generated from src/iq_errors.h by tools/gen-types.mjs (a test checks it)
 export type ErrorCode =
@@ -14,6 +22,8 @@ export type ErrorCode =
 // END ErrorCode
 
 export class InterquakeError extends Error {
+  /** `where` locates the problem (as the library's own errors do); `code` must be a listed code. */
+  constructor(code: ErrorCode, message: string, where?: { offset?: number; line?: number; column?: number; file?: string });
   readonly name: 'InterquakeError';
   /** Stable lowercase identifier of the failure kind. */
   readonly code: ErrorCode;
@@ -46,7 +56,15 @@ export interface LoadOptions {
   format?: 'auto' | Format;
 }
 
-export interface Interquake {
+/** The library init() resolves to (made by init() only). */
+export class Interquake {
+  private constructor();
+  /** Every code an InterquakeError can carry (the C's list). */
+  readonly errorCodes: readonly ErrorCode[];
+  /** Frames per second used when neither the options nor the file give one (DEFAULT_FRAMERATE). */
+  readonly defaultFramerate: number;
+  /** The clip rate MD3 models get: the file stores none. */
+  readonly md3Framerate: number;
   /** Parses and validates a model. Throws InterquakeError on bad input. */
   load(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: LoadOptions): Model;
   /**
@@ -165,7 +183,9 @@ export interface Evaluated {
  * A loaded model. Typed arrays are views into the WASM heap, rebuilt after the heap grows;
  * they are invalid after dispose(). Copy with .slice() to keep data beyond the model's life.
  */
-export interface Model {
+export class Model {
+  /** Models are made by Interquake.load() (and loadPlayer), not by users. */
+  private constructor();
   readonly format: Format;
   readonly name?: string;
   readonly vertexCount: number;
@@ -226,9 +246,20 @@ export interface Model {
    * interpolated and their axes orthonormalised; a joint's matrix is its world matrix. null when
    * there is no such tag or joint. Does not disturb the last evaluate() results.
    */
-  tagMatrix(name: string, frame?: number): Float32Array | null;
-  /** Frees the WASM memory; idempotent. Any other use afterwards throws 'disposed'. */
+  tagMatrix(name: string | number, frame?: number): Float32Array | null;
+  /** As tagMatrix, between any two global frames (a loop seam, a change of animation): blend 0..1 from a to b. */
+  tagMatrixBetween(name: string | number, frameA: number, frameB: number, blend: number): Float32Array | null;
+  /**
+   * Where a clip of raw frames is at `time` seconds (frames no animation names, for example an MD3
+   * player part without animation.cfg); options as frameAt.
+   */
+  clipAt(clip: { firstFrame?: number; frameCount: number; framerate?: number; loop?: boolean }, time: number, options?: PlayOptions): Playhead;
+  /** A new evaluation state: posed independently of the model's own pose and of other instances. */
+  createInstance(): Instance;
+  /** Frees the WASM memory (and every instance); idempotent. Any other use afterwards throws 'disposed'. */
   dispose(): void;
+  /** `using model = iq.load(bytes)` disposes at the end of the block (where the engine has Symbol.dispose). */
+  [Symbol.dispose](): void;
 
   // -- Animator (docs/API-anim.md)
 
@@ -255,6 +286,22 @@ export interface Model {
    * (joint count, parents, names); the model is then unchanged. Returns the added animations.
    */
   attachAnimations(source: Model): Animation[];
+}
+
+/** One evaluation state of a model (Model.createInstance): its own pose, matrices and skinned arrays. */
+export class Instance {
+  private constructor();
+  readonly model: Model;
+  evaluate(frame?: number): Evaluated;
+  pose(animation: number | string, time: number, options?: PoseOptions): PoseResult;
+  sample(animation: number | string, time: number, options?: PoseOptions): SampleResult;
+  jointMatrix(joint: number | string, animation?: number | string, time?: number, options?: PlayOptions & { crossfade?: Crossfade }): Float32Array;
+  readonly skinMatrices: Float32Array | null;
+  readonly skinMatrices4x4: Float32Array | null;
+  readonly worldMatrices: Float32Array | null;
+  /** Frees the instance; the model stays. Idempotent. Disposing the model disposes its instances. */
+  dispose(): void;
+  [Symbol.dispose](): void;
 }
 
 export type LoopMode = 'repeat' | 'once' | 'pingpong';
@@ -390,6 +437,9 @@ export interface Archive {
   read(path: string, options?: { use?: ArchiveUse; maxSize?: number; maxRatio?: number }): Uint8Array | null;
   /** The caps by use this archive reads with. */
   readonly limits: Record<ArchiveUse, UseLimit>;
+  /** Lets go of the archive's bytes (JS memory: dropping the Archive does the same); it then holds no files. */
+  dispose(): void;
+  [Symbol.dispose](): void;
 }
 
 export interface PlayerOptions {
@@ -522,4 +572,5 @@ export interface Player {
     { lower: PartFrames; upper: PartFrames; head: PartFrames; weapon?: PartFrames };
   /** Frees the models loadPlayer loaded. */
   dispose(): void;
+  [Symbol.dispose](): void;
 }

@@ -5,26 +5,36 @@ import { instantiate, simdSupported, InterquakeError } from './wasm.js';
 import { Interquake } from './library.js';
 
 /**
- * An init() whose default WASM comes from defaultWasm(simd) (a URL, bytes or a Module).
- * The first call compiles and instantiates; later calls with the same options (or none) resolve
- * to the same library; other options (another wasm or simd) make a separate library.
- */
-/**
  * Frames per second used when neither the options nor the file give a framerate (IQM framerate 0).
  * The C owns the number (IQ_DEFAULT_FRAMERATE); it is set when the first library is made.
  */
 export let DEFAULT_FRAMERATE; // eslint-disable-line import/no-mutable-exports
 
+// The libraries of every entry in the page: an app's init() and the element's (which imports
+// web/interquake.js) share one library, compiled once. What the options ask for -> Promise<Interquake>.
+const libraries = new Map();
+let firstKey = null;
+// Set when interquake/embedded is imported: every entry's default WASM then comes from its base64,
+// so the element in an esbuild or Rollup bundle needs no .wasm file beside the bundle.
+let embeddedWasm = null;
+
+/** Makes `wasmFor(simd)` (bytes) the default WASM of every init() in the page (interquake/embedded). */
+export function embedWasm(wasmFor) { embeddedWasm = wasmFor; }
+
+/**
+ * An init() whose default WASM comes from defaultWasm(simd) (a URL, bytes or a Module).
+ * The first call compiles and instantiates; later calls with the same options (or none) resolve
+ * to the same library, whichever entry made it; other options (another wasm or simd) make a
+ * separate library.
+ */
 export function makeInit(defaultWasm) {
-  const libraries = new Map(); // what the options ask for -> Promise<Interquake>
-  let firstKey = null;
   return function init(options = {}) {
     const chosen = options.wasm !== undefined || options.simd !== undefined;
     if (!chosen && firstKey !== null) return libraries.get(firstKey);
     const simd = options.simd !== false && simdSupported();
     const key = options.wasm ?? `default-${simd ? 'simd' : 'baseline'}`;
     if (!libraries.has(key)) {
-      const promise = instantiate(options.wasm ?? defaultWasm(simd)).then((wasm) => {
+      const promise = instantiate(options.wasm ?? (embeddedWasm ?? defaultWasm)(simd)).then((wasm) => {
         const library = new Interquake(wasm);
         /** true: the SIMD build; false: the baseline build; undefined: a WASM passed to init(). */
         library.simd = options.wasm === undefined ? simd : undefined;

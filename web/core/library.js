@@ -5,8 +5,6 @@ import { Model } from './model.js';
 import { openArchive } from '../quake3/archive.js';
 import { loadPlayer } from '../quake3/player.js';
 import { parseAnimationConfig, parseSkin } from '../quake3/text.js';
-import { writeModelGLB } from './gltf.js';
-import { isPlayer, writePlayerGLB } from '../quake3/gltf.js';
 
 export class Interquake {
   constructor(wasm) {
@@ -60,10 +58,13 @@ export class Interquake {
    * (players); options.maxMorphTargets (1..255) per morph mesh.
    */
   async writeGLB(target, options = {}) {
+    // Loaded on first use: pages that only view models never download the glTF code.
     if (target instanceof Model) {
       if (target._lib !== this) throw new InterquakeError('invalid_argument', 'writeGLB() takes a model loaded by this library');
+      const { writeModelGLB } = await import('./gltf.js');
       return writeModelGLB(this, target, options);
     }
+    const { isPlayer, writePlayerGLB } = await import('../quake3/gltf.js');
     if (isPlayer(target)) return writePlayerGLB(this, target, options);
     throw new InterquakeError('invalid_argument', 'writeGLB() takes a model from load() or a player from loadPlayer()');
   }

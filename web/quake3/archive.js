@@ -116,9 +116,10 @@ function asBytes(bytes, what, file) {
 }
 
 // Where the shipped inflater (web/interquake-inflate.min.js, fflate's Inflate bundled by build.sh)
-// sits relative to this module: beside the one-file element, or one folder up from web/quake3/.
-// The names are not literals, so bundlers (which find 'fflate' itself) leave them alone.
-const SHIPPED_INFLATER = ['./interquake-inflate.min.js', '../interquake-inflate.min.js'];
+// sits relative to this module: one folder up when this is web/quake3/archive.js as shipped, else
+// beside the bundle this was built into (the one-file element). One URL, so a page logs no 404.
+// The name is not a literal, so bundlers (which find 'fflate' itself) leave it alone.
+const SHIPPED_INFLATER = [/\/quake3\/archive\.js(\?|#|$)/.test(import.meta.url) ? '../interquake-inflate.min.js' : './interquake-inflate.min.js'];
 
 async function loadInflater(given) {
   if (given) {

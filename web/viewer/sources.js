@@ -121,7 +121,9 @@ async function openWithInflater(viewer, iq, bytes, path) {
     return await iq.openArchive(bytes, { name: path });
   } catch (err) {
     if (err?.code !== 'unavailable') throw err;
-    const base = webFolder ?? new URL('../', import.meta.url);
+    // Not new URL('../', import.meta.url): bundlers take that literal form for an asset (Parcel fails on a folder).
+    const here = import.meta.url;
+    const base = webFolder ?? new URL('../', here);
     const urls = [new URL('../../fflate/umd/index.js', base).href, new URL('/node_modules/fflate/umd/index.js', base).href];
     for (const url of new Set(urls)) {
       const fflate = await loadFflate(url);
