@@ -312,7 +312,14 @@ static int stage_animmap(parser *ps, iq_shader_stage *st, const token *keyword) 
     iq_shader_image images[IQ_SHADER_MAX_FRAMES];
     memset(images, 0, sizeof images);
     int r;
-    while ((r = next_token(&ps->lx, &t, 1)) > 0) {
+    for (;;) {
+        lexer before = ps->lx;
+        if ((r = next_token(&ps->lx, &t, 1)) <= 0) break;
+        if (t.length == 1 && (t.text[0] == '{' || t.text[0] == '}')) { /* the stage ends on this line */
+            ps->lx = before;
+            r = 0;
+            break;
+        }
         if (t.length > IQ_SHADER_MAX_NAME)
             return iqi_fail_at_line(ps->ctx, IQ_ERROR_LIMIT, t.line, t.column, "image name '%s' has %zu characters; at most %d",
                                     shown(&t, buf), t.length, IQ_SHADER_MAX_NAME);
