@@ -10,6 +10,7 @@
 #include "iq_internal.h"
 #include "iq_quake3.h"
 #include "iq_gltf.h"
+#include "iq_shader.h"
 #include <stdlib.h>
 
 #ifdef __EMSCRIPTEN__
@@ -170,6 +171,48 @@ static const iq_wasm_field layout[] = {
     F(iq_gltf_scene, materials, materials, PTR) F(iq_gltf_scene, materialCount, material_count, U32)
     F(iq_gltf_scene, clips, clips, PTR) F(iq_gltf_scene, clipCount, clip_count, U32)
     F(iq_gltf_scene, maxMorphTargets, max_morph_targets, U32)
+    /* Quake 3 shader scripts (src/iq_shader.h; the exports are in the section at the end) */
+    REC(iq_shader_wave) F(iq_shader_wave, func, func, U32) F(iq_shader_wave, base, base, F32)
+    F(iq_shader_wave, amplitude, amplitude, F32) F(iq_shader_wave, phase, phase, F32) F(iq_shader_wave, frequency, frequency, F32)
+    REC(iq_shader_tcmod) F(iq_shader_tcmod, type, type, U32) A(iq_shader_tcmod, params, params, F32)
+    R(iq_shader_tcmod, wave, wave, iq_shader_wave, 1)
+    REC(iq_shader_image) F(iq_shader_image, name, name, STR)
+    REC(iq_shader_stage) F(iq_shader_stage, map, map, U32) F(iq_shader_stage, clamp, clamp, U32)
+    F(iq_shader_stage, frameCount, frame_count, U32) F(iq_shader_stage, animFrequency, anim_frequency, F32)
+    R(iq_shader_stage, images, images, iq_shader_image, IQ_SHADER_MAX_FRAMES)
+    F(iq_shader_stage, blendSrc, blend_src, U32) F(iq_shader_stage, blendDst, blend_dst, U32)
+    F(iq_shader_stage, alphaFunc, alpha_func, U32) F(iq_shader_stage, depthFunc, depth_func, U32)
+    F(iq_shader_stage, depthWrite, depth_write, U32) F(iq_shader_stage, rgbGen, rgb_gen, U32)
+    F(iq_shader_stage, alphaGen, alpha_gen, U32) R(iq_shader_stage, rgbWave, rgb_wave, iq_shader_wave, 1)
+    R(iq_shader_stage, alphaWave, alpha_wave, iq_shader_wave, 1) A(iq_shader_stage, constant, constant, F32)
+    F(iq_shader_stage, tcGen, tcgen, U32) A(iq_shader_stage, tcGenVectors, tcgen_vectors, F32)
+    F(iq_shader_stage, tcModCount, tcmod_count, U32) R(iq_shader_stage, tcMods, tcmods, iq_shader_tcmod, IQ_SHADER_MAX_TCMODS)
+    F(iq_shader_stage, portalRange, portal_range, F32) F(iq_shader_stage, detail, detail, U32)
+    F(iq_shader_stage, line, line, U32)
+    REC(iq_shader_deform) F(iq_shader_deform, type, type, U32) F(iq_shader_deform, spread, spread, F32)
+    R(iq_shader_deform, wave, wave, iq_shader_wave, 1) A(iq_shader_deform, vector, vector, F32)
+    F(iq_shader_deform, bulgeWidth, bulge_width, F32) F(iq_shader_deform, bulgeHeight, bulge_height, F32)
+    F(iq_shader_deform, bulgeSpeed, bulge_speed, F32)
+    REC(iq_q3_shader) F(iq_q3_shader, name, name, STR) F(iq_q3_shader, line, line, U32) F(iq_q3_shader, column, column, U32)
+    F(iq_q3_shader, flags, flags, U32) F(iq_q3_shader, cull, cull, U32) F(iq_q3_shader, sortGiven, sort_given, F32)
+    F(iq_q3_shader, sort, sort, F32) F(iq_q3_shader, stageCount, stage_count, U32) F(iq_q3_shader, deformCount, deform_count, U32)
+    R(iq_q3_shader, deforms, deforms, iq_shader_deform, IQ_SHADER_MAX_DEFORMS)
+    R(iq_q3_shader, stages, stages, iq_shader_stage, IQ_SHADER_MAX_STAGES)
+    REC(iq_shader_note) F(iq_shader_note, keyword, keyword, STR) F(iq_shader_note, kind, kind, U32)
+    F(iq_shader_note, shader, shader, U32) F(iq_shader_note, line, line, U32) F(iq_shader_note, column, column, U32)
+    A(iq_shader_note, detail, detail, CHARS)
+    REC(iq_shader_script) F(iq_shader_script, shaderCount, shader_count, U32) F(iq_shader_script, stageCount, stage_count, U32)
+    F(iq_shader_script, shaders, shaders, PTR) F(iq_shader_script, noteCount, note_count, U32)
+    F(iq_shader_script, notesKept, notes_kept, U32) R(iq_shader_script, notes, notes, iq_shader_note, IQ_SHADER_MAX_NOTES)
+    REC(iq_shader_env) F(iq_shader_env, time, time, F64) A(iq_shader_env, entityColor, entity_color, F32)
+    A(iq_shader_env, entityTexcoord, entity_texcoord, F32) F(iq_shader_env, identityLight, identity_light, F32)
+    A(iq_shader_env, ambientLight, ambient_light, F32) A(iq_shader_env, directedLight, directed_light, F32)
+    A(iq_shader_env, lightDir, light_dir, F32) A(iq_shader_env, viewOrigin, view_origin, F32)
+    A(iq_shader_env, specularOrigin, specular_origin, F32)
+    REC(iq_shader_stage_state) A(iq_shader_stage_state, color, color, F32) F(iq_shader_stage_state, perVertex, per_vertex, U32)
+    A(iq_shader_stage_state, before, before, F32) A(iq_shader_stage_state, after, after, F32)
+    F(iq_shader_stage_state, turbCount, turb_count, U32) F(iq_shader_stage_state, turbPhase, turb_phase, F32)
+    F(iq_shader_stage_state, turbAmplitude, turb_amplitude, F32) F(iq_shader_stage_state, frame, frame, U32)
 };
 #undef REC
 #undef F
@@ -214,6 +257,53 @@ static const iq_wasm_constant constants[] = {
     {"limit", "gltfMaxTargets", IQ_GLTF_MAX_TARGETS},
     {"version", "major", IQ_VERSION_MAJOR}, {"version", "minor", IQ_VERSION_MINOR},
     {"version", "patch", IQ_VERSION_PATCH},
+    /* Quake 3 shaders (src/iq_shader.h): names by value, as the C enums number them */
+    {"shader_wave", "none", IQ_WAVE_NONE}, {"shader_wave", "sin", IQ_WAVE_SIN}, {"shader_wave", "square", IQ_WAVE_SQUARE},
+    {"shader_wave", "triangle", IQ_WAVE_TRIANGLE}, {"shader_wave", "sawtooth", IQ_WAVE_SAWTOOTH},
+    {"shader_wave", "inverseSawtooth", IQ_WAVE_INVERSE_SAWTOOTH}, {"shader_wave", "noise", IQ_WAVE_NOISE},
+    {"shader_blend", "none", IQ_BLEND_NONE}, {"shader_blend", "GL_ONE", IQ_BLEND_ONE}, {"shader_blend", "GL_ZERO", IQ_BLEND_ZERO},
+    {"shader_blend", "GL_DST_COLOR", IQ_BLEND_DST_COLOR}, {"shader_blend", "GL_ONE_MINUS_DST_COLOR", IQ_BLEND_ONE_MINUS_DST_COLOR},
+    {"shader_blend", "GL_SRC_ALPHA", IQ_BLEND_SRC_ALPHA}, {"shader_blend", "GL_ONE_MINUS_SRC_ALPHA", IQ_BLEND_ONE_MINUS_SRC_ALPHA},
+    {"shader_blend", "GL_DST_ALPHA", IQ_BLEND_DST_ALPHA}, {"shader_blend", "GL_ONE_MINUS_DST_ALPHA", IQ_BLEND_ONE_MINUS_DST_ALPHA},
+    {"shader_blend", "GL_SRC_ALPHA_SATURATE", IQ_BLEND_SRC_ALPHA_SATURATE}, {"shader_blend", "GL_SRC_COLOR", IQ_BLEND_SRC_COLOR},
+    {"shader_blend", "GL_ONE_MINUS_SRC_COLOR", IQ_BLEND_ONE_MINUS_SRC_COLOR},
+    {"shader_alpha_func", "all", IQ_ALPHA_ALL}, {"shader_alpha_func", "GT0", IQ_ALPHA_GT0},
+    {"shader_alpha_func", "LT128", IQ_ALPHA_LT128}, {"shader_alpha_func", "GE128", IQ_ALPHA_GE128},
+    {"shader_depth_func", "lequal", IQ_DEPTH_LEQUAL}, {"shader_depth_func", "equal", IQ_DEPTH_EQUAL},
+    {"shader_cull", "front", IQ_CULL_FRONT}, {"shader_cull", "back", IQ_CULL_BACK}, {"shader_cull", "none", IQ_CULL_NONE},
+    {"shader_map", "none", IQ_MAP_NONE}, {"shader_map", "image", IQ_MAP_IMAGE}, {"shader_map", "white", IQ_MAP_WHITE},
+    {"shader_map", "lightmap", IQ_MAP_LIGHTMAP},
+    {"shader_rgbgen", "identityLighting", IQ_RGBGEN_IDENTITY_LIGHTING}, {"shader_rgbgen", "identity", IQ_RGBGEN_IDENTITY},
+    {"shader_rgbgen", "entity", IQ_RGBGEN_ENTITY}, {"shader_rgbgen", "oneMinusEntity", IQ_RGBGEN_ONE_MINUS_ENTITY},
+    {"shader_rgbgen", "vertex", IQ_RGBGEN_VERTEX}, {"shader_rgbgen", "exactVertex", IQ_RGBGEN_EXACT_VERTEX},
+    {"shader_rgbgen", "oneMinusVertex", IQ_RGBGEN_ONE_MINUS_VERTEX}, {"shader_rgbgen", "lightingDiffuse", IQ_RGBGEN_LIGHTING_DIFFUSE},
+    {"shader_rgbgen", "wave", IQ_RGBGEN_WAVE}, {"shader_rgbgen", "const", IQ_RGBGEN_CONST},
+    {"shader_alphagen", "identity", IQ_ALPHAGEN_IDENTITY}, {"shader_alphagen", "const", IQ_ALPHAGEN_CONST},
+    {"shader_alphagen", "wave", IQ_ALPHAGEN_WAVE}, {"shader_alphagen", "entity", IQ_ALPHAGEN_ENTITY},
+    {"shader_alphagen", "oneMinusEntity", IQ_ALPHAGEN_ONE_MINUS_ENTITY}, {"shader_alphagen", "vertex", IQ_ALPHAGEN_VERTEX},
+    {"shader_alphagen", "oneMinusVertex", IQ_ALPHAGEN_ONE_MINUS_VERTEX},
+    {"shader_alphagen", "lightingSpecular", IQ_ALPHAGEN_LIGHTING_SPECULAR}, {"shader_alphagen", "portal", IQ_ALPHAGEN_PORTAL},
+    {"shader_tcgen", "base", IQ_TCGEN_BASE}, {"shader_tcgen", "environment", IQ_TCGEN_ENVIRONMENT},
+    {"shader_tcgen", "vector", IQ_TCGEN_VECTOR}, {"shader_tcgen", "lightmap", IQ_TCGEN_LIGHTMAP},
+    {"shader_tcmod", "none", IQ_TCMOD_NONE}, {"shader_tcmod", "scroll", IQ_TCMOD_SCROLL}, {"shader_tcmod", "scale", IQ_TCMOD_SCALE},
+    {"shader_tcmod", "rotate", IQ_TCMOD_ROTATE}, {"shader_tcmod", "stretch", IQ_TCMOD_STRETCH}, {"shader_tcmod", "turb", IQ_TCMOD_TURB},
+    {"shader_tcmod", "transform", IQ_TCMOD_TRANSFORM}, {"shader_tcmod", "entityTranslate", IQ_TCMOD_ENTITY_TRANSLATE},
+    {"shader_deform", "none", IQ_DEFORM_NONE}, {"shader_deform", "wave", IQ_DEFORM_WAVE}, {"shader_deform", "normal", IQ_DEFORM_NORMAL},
+    {"shader_deform", "bulge", IQ_DEFORM_BULGE}, {"shader_deform", "move", IQ_DEFORM_MOVE},
+    {"shader_deform", "autosprite", IQ_DEFORM_AUTOSPRITE}, {"shader_deform", "autosprite2", IQ_DEFORM_AUTOSPRITE2},
+    {"shader_deform", "projectionShadow", IQ_DEFORM_PROJECTION_SHADOW}, {"shader_deform", "text", IQ_DEFORM_TEXT},
+    {"shader_note", "unknown_keyword", IQ_NOTE_UNKNOWN_KEYWORD}, {"shader_note", "unknown_value", IQ_NOTE_UNKNOWN_VALUE},
+    {"shader_note", "ignored", IQ_NOTE_IGNORED}, {"shader_note", "over_limit", IQ_NOTE_OVER_LIMIT},
+    {"shader_flag", "nomipmaps", IQ_SHADER_NOMIPMAPS}, {"shader_flag", "nopicmip", IQ_SHADER_NOPICMIP},
+    {"shader_flag", "polygonOffset", IQ_SHADER_POLYGON_OFFSET}, {"shader_flag", "sky", IQ_SHADER_SKY},
+    {"shader_flag", "portal", IQ_SHADER_PORTAL}, {"shader_flag", "fog", IQ_SHADER_FOG},
+    {"shader_flag", "entityMergable", IQ_SHADER_ENTITY_MERGABLE}, {"shader_flag", "refused", IQ_SHADER_REFUSED},
+#define IQ_X(name, word, value) {"shader_sort", word, value},
+    IQ_SHADER_SORTS(IQ_X)
+#undef IQ_X
+    {"shader_sort", "blend0", IQ_SORT_BLEND0},
+    {"limit", "shaderMaxBytes", IQ_SHADER_MAX_BYTES}, {"limit", "shaderMaxShaders", IQ_SHADER_MAX_SHADERS},
+    {"limit", "shaderMaxStages", IQ_SHADER_MAX_STAGES}, {"limit", "shaderMaxNotes", IQ_SHADER_MAX_NOTES},
 };
 
 /* The tables' addresses and lengths: JS builds its layout from them at init. */
@@ -534,3 +624,38 @@ IQ_EXPORT uint32_t iq_wasm_zip_check_local_headers(iq_zip *zip, const void *head
     return (uint32_t)iq_zip_check_local_headers(zip, headers, size, err);
 }
 IQ_EXPORT void iq_wasm_zip_free(iq_zip *zip) { iq_zip_free(zip); }
+
+// -- Quake 3 shader scripts (src/iq_shader.h)
+
+/* A parsed script (JS reads it by layout and frees it with iq_wasm_shader_free), or 0 with *err filled. */
+IQ_EXPORT iq_shader_script *iq_wasm_shader_parse(const void *text, uint32_t size, iq_error *err) {
+    return iq_shader_parse(text, size, err);
+}
+IQ_EXPORT void iq_wasm_shader_free(iq_shader_script *script) { iq_shader_free(script); }
+
+/* The index of the block a NUL-terminated name finds in a script, or -1. */
+IQ_EXPORT int32_t iq_wasm_shader_find(const iq_shader_script *script, const char *name) { return iq_shader_find(script, name); }
+
+IQ_EXPORT void iq_wasm_shader_env_default(iq_shader_env *env) { iq_shader_env_default(env); }
+
+/* A stage's colour, texture matrices and animMap frame at env->time into *out. Returns 0 or an error code. */
+IQ_EXPORT uint32_t iq_wasm_shader_stage_eval(const iq_shader_stage *stage, const iq_shader_env *env, iq_shader_stage_state *out) {
+    return (uint32_t)iq_shader_stage_eval(stage, env, out);
+}
+
+IQ_EXPORT double iq_wasm_shader_wave_value(const iq_shader_wave *wave, double time) { return iq_shader_wave_value(wave, time); }
+
+/* Per-vertex forms (arrays in the heap, n vertices): colours (rgba 4n), texture coordinates (out 2n),
+ * deforms (positions and normals 3n, in place; returns the deforms left to the renderer). */
+IQ_EXPORT void iq_wasm_shader_colors(const iq_shader_stage *stage, const iq_shader_env *env, uint32_t n, const float *positions,
+                                     const float *normals, const float *vertex_colors, float *rgba) {
+    iq_shader_colors(stage, env, n, positions, normals, vertex_colors, rgba);
+}
+IQ_EXPORT void iq_wasm_shader_texcoords(const iq_shader_stage *stage, const iq_shader_env *env, uint32_t n, const float *positions,
+                                        const float *normals, const float *st, float *out) {
+    iq_shader_texcoords(stage, env, n, positions, normals, st, out);
+}
+IQ_EXPORT uint32_t iq_wasm_shader_deform(const iq_q3_shader *shader, const iq_shader_env *env, uint32_t n, float *positions,
+                                         float *normals, const float *st) {
+    return iq_shader_deform_vertices(shader, env, n, positions, normals, st);
+}

@@ -274,7 +274,8 @@ export class Wasm {
       const v = values[f.name];
       if (v === undefined) continue;
       const at = ptr + f.offset;
-      if (f.type === T_REC) this.write(f.of, at, v, dv);
+      if (f.type === T_REC && f.count === 1) this.write(f.of, at, v, dv);
+      else if (f.type === T_REC) v.forEach((item, k) => this.write(f.of, at + k * this.records[f.of].size, item, dv));
       else if (f.count === 1) WRITERS[f.type](dv, at, v);
       else for (let k = 0; k < f.count; k++) WRITERS[f.type](dv, at + k * SIZES[f.type], v[k]);
     }

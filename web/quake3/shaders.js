@@ -1,0 +1,153 @@
+// Quake 3 shader scripts, parsed by the C core (src/iq_shader.c) and evaluated by it each frame
+// (src/iq_shader_eval.c). This module only copies the C's records (read by layout) into plain
+// objects with enum names, finds shaders the way Quake 3 does across several scripts, and passes
+// records back for the per-frame maths. docs/SHADERS.md describes the subset.
+
+import { textBytes } from '../core/wasm.js';
+import { normalizePath } from './archive.js';
+
+// Enum fields and the constant group that names their values.
+const NAMED = {
+  map: 'shader_map', blendSrc: 'shader_blend', blendDst: 'shader_blend', alphaFunc: 'shader_alpha_func',
+  depthFunc: 'shader_depth_func', rgbGen: 'shader_rgbgen', alphaGen: 'shader_alphagen', tcGen: 'shader_tcgen',
+};
+
+function wave(names, w) {
+  return { func: names.shader_wave[w.func], base: w.base, amplitude: w.amplitude, phase: w.phase, frequency: w.frequency };
+}
+
+function plainStage(names, raw) {
+  const stage = { images: raw.images.slice(0, raw.frameCount).map((i) => i.name).filter(Boolean) };
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === 'images' || key === 'tcMods' || key === 'tcModCount') continue;
+    if (NAMED[key]) stage[key] = names[NAMED[key]][value];
+    else if (key === 'rgbWave' || key === 'alphaWave') stage[key] = wave(names, value);
+    else if (key === 'clamp' || key === 'depthWrite' || key === 'detail') stage[key] = value !== 0;
+    else stage[key] = value;
+  }
+  stage.tcMods = raw.tcMods.slice(0, raw.tcModCount).map((m) => ({ type: names.shader_tcmod[m.type], params: m.params, wave: wave(names, m.wave) }));
+  // The record as the C reads it (numbers only), for evaluateStage.
+  const record = { ...raw };
+  delete record.images;
+  Object.defineProperty(stage, 'record', { value: record });
+  return stage;
+}
+
+function plainShader(wasm, raw) {
+  const names = wasm.names;
+  const flags = Object.entries(wasm.constants.shader_flag).filter(([, bit]) => raw.flags & bit).map(([flag]) => flag);
+  const shader = {
+    name: raw.name, line: raw.line, column: raw.column, flags,
+    cull: names.shader_cull[raw.cull],
+    sort: raw.sort, sortName: names.shader_sort[raw.sort] ?? null, sortGiven: raw.sortGiven,
+    deforms: raw.deforms.slice(0, raw.deformCount).map((d) => ({
+      type: names.shader_deform[d.type], spread: d.spread, wave: wave(names, d.wave), vector: d.vector,
+      bulgeWidth: d.bulgeWidth, bulgeHeight: d.bulgeHeight, bulgeSpeed: d.bulgeSpeed,
+    })),
+    stages: raw.stages.slice(0, raw.stageCount).map((s) => plainStage(names, s)),
+  };
+  return shader;
+}
+
+/**
+ * Parses one .shader script (text or bytes): { shaders, notes } with enum values as names. Throws
+ * an InterquakeError (line and column) for what cannot be read; unknown keywords are notes.
+ */
+export function parseShaderScript(lib, input, options = {}) {
+  const wasm = lib._wasm;
+  const e = wasm.exports;
+  const file = options.name;
+  const names = wasm.names;
+  const script = wasm.withBytes(textBytes(input, 'parseShaderScript()'), (ptr, n) => e.iq_wasm_shader_parse(ptr, n, wasm.errorPtr), file);
+  if (!script) throw wasm.lastError(file);
+  try {
+    const head = wasm.read('iq_shader_script', script, undefined, ['shaderCount', 'stageCount', 'shaders', 'noteCount', 'notesKept']);
+    const shaders = wasm.readArray('iq_q3_shader', head.shaders, head.shaderCount).map((raw) => plainShader(wasm, raw));
+    const notes = wasm.readArray('iq_shader_note', script + wasm.offsetOf('iq_shader_script', 'notes'), head.notesKept)
+      .map((n) => ({ kind: names.shader_note[n.kind], keyword: n.keyword, detail: n.detail, shader: shaders[n.shader]?.name ?? null, line: n.line, column: n.column }));
+    return { file, shaders, stageCount: head.stageCount, notes, noteCount: head.noteCount };
+  } finally {
+    e.iq_wasm_shader_free(script);
+  }
+}
+
+/** Quake 3's R_FindShader name rule: the extension dropped, case ignored, '\' read as '/'. */
+export function shaderKey(name) {
+  const path = normalizePath(name);
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  return (dot > slash ? path.slice(0, dot) : path).toLowerCase();
+}
+
+const isScript = (path) => /^scripts\/[^/]+\.shader$/i.test(normalizePath(path));
+
+/**
+ * Parses every scripts/*.shader of an Archive (openArchive) or a file set (a Map or an object of
+ * path -> bytes or text, or an array of { name, bytes }). Returns { scripts, errors, find(name) }:
+ * find follows Quake 3, which joins the scripts in the reverse of the order its file system lists
+ * them (an archive's directory order; a file set's order) and takes the first block of a name.
+ * A script that cannot be read goes to errors (with its InterquakeError) and the others load.
+ */
+export function parseShaders(lib, source, options = {}) {
+  const files = [];
+  if (source && typeof source.read === 'function' && Array.isArray(source.files)) {
+    for (const path of source.files) if (isScript(path)) files.push({ name: path, read: () => source.read(path, { use: 'shader' }) });
+  } else {
+    const entries = source instanceof Map ? [...source] : Array.isArray(source) ? source.map((f) => [f.name, f.bytes ?? f.text]) : Object.entries(source ?? {});
+    for (const [path, data] of entries) if (isScript(path)) files.push({ name: normalizePath(path), read: () => data });
+  }
+  const scripts = [];
+  const errors = [];
+  for (const f of files) {
+    try {
+      scripts.push(parseShaderScript(lib, f.read(), { name: f.name }));
+    } catch (error) {
+      if (!error || !error.code) throw error;
+      errors.push({ file: f.name, error });
+    }
+  }
+  const index = new Map();
+  for (const script of [...scripts].reverse()) {
+    for (const shader of script.shaders) {
+      const key = shaderKey(shader.name);
+      if (!index.has(key)) index.set(key, shader);
+    }
+  }
+  return {
+    scripts, errors,
+    /** The shader a surface or skin names, or null (then fall back to the image of that name). */
+    find(name) { return index.get(shaderKey(name)) ?? null; },
+  };
+}
+
+/** Quake 3's lighting and colours for an entity without a world (iq_shader_env_default), with overrides. */
+export function shaderEnv(lib, overrides = {}) {
+  const wasm = lib._wasm;
+  return wasm.withRecord('iq_shader_env', null, (ptr) => {
+    wasm.exports.iq_wasm_shader_env_default(ptr);
+    return { ...wasm.read('iq_shader_env', ptr), ...overrides };
+  });
+}
+
+/**
+ * A stage at env.time (seconds): { color: [r, g, b, a] 0..1, perVertex: { rgb, alpha }, before, after
+ * (column-major 2x3 texture matrices, turb between them), turbCount, turbPhase, turbAmplitude, frame }.
+ */
+export function evaluateStage(lib, stage, env) {
+  const wasm = lib._wasm;
+  return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
+    wasm.withRecord('iq_shader_env', env, (envPtr) =>
+      wasm.withRecord('iq_shader_stage_state', null, (out) => {
+        const code = wasm.exports.iq_wasm_shader_stage_eval(stagePtr, envPtr, out);
+        if (code) throw wasm.codeError(code, 'evaluateStage(): the time is not a finite number');
+        const s = wasm.read('iq_shader_stage_state', out);
+        return { ...s, perVertex: { rgb: (s.perVertex & 1) !== 0, alpha: (s.perVertex & 2) !== 0 } };
+      })));
+}
+
+/** The value of a wave ({ func: 'sin', base, amplitude, phase, frequency }) at time seconds. */
+export function waveValue(lib, w, time) {
+  const wasm = lib._wasm;
+  const func = wasm.constants.shader_wave[w.func] ?? w.func;
+  return wasm.withRecord('iq_shader_wave', { ...w, func }, (ptr) => wasm.exports.iq_wasm_shader_wave_value(ptr, time));
+}
