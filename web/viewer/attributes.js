@@ -39,6 +39,7 @@ export const ATTRIBUTES = [
   { name: 'show', type: 'list', values: SHOW_FLAGS },
   { name: 'controls', type: 'enum', values: CONTROLS_VALUES, default: 'none' },
   { name: 'animation-crossfade-duration', type: 'number', default: 300 },
+  { name: 'q3-transition', type: 'switch' },
   { name: 'context', type: 'enum', values: ['own', 'shared'], default: null, page: false },
   { name: 'base-url', type: 'string', page: false },
   { name: 'wasm', type: 'string', page: false },

@@ -265,9 +265,11 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
       throw new ViewerError('invalid_argument', `no animation named '${name}' (this model has: ${names})`);
     }
     const fadeMs = crossfade ?? this.animationCrossfadeDuration;
+    // A player changes animation as the game does unless q3-transition="false" or a crossfade is asked for.
+    const q3Transition = crossfade === undefined && this.q3Transition;
     for (const track of this._tracksFor(animation)) {
       const previous = track.animation?.name ?? null;
-      track.start(animation, { speed: this.timeScale, loop: this._loopFor(animation), crossfade: Math.max(0, fadeMs) / 1000 });
+      track.start(animation, { speed: this.timeScale, loop: this._loopFor(animation), crossfade: Math.max(0, fadeMs) / 1000, q3Transition });
       this._emit('animation-change', { animation: animation.name, part: track.part, previous });
     }
     this._invalidate();
