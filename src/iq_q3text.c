@@ -362,7 +362,8 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
         }
         /* "surface,shader": the comma may have spaces around it */
         while (lx.p < lx.end && (*lx.p == ' ' || *lx.p == '\t')) advance(&lx);
-        if (lx.p < lx.end && *lx.p == ',') advance(&lx);
+        int comma = lx.p < lx.end && *lx.p == ',';
+        if (comma) advance(&lx);
         /* Quake 3 skips any line whose first word holds "tag_" anywhere (case
          * sensitive, on the word as written). It does not read a shader after
          * it, so "tag_x,path" would make "path" the next surface name; we skip
@@ -379,15 +380,23 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
             }
             continue;
         }
-        /* The shader must be on the same line: a surface with nothing after it
-         * gets "" (Quake 3 would take the next line's first word instead). */
+        /* After a comma the shader is the next word wherever it is, as the
+         * game's CommaParse skips line ends: "u_vest," followed by "tag_head,"
+         * gives u_vest the shader "tag_head" (shipped OpenArena skins do this).
+         * A surface alone on its line, without a comma, gets "" instead (Quake 3
+         * would take the next line's first word there too). */
         lexer before = lx;
         r = next_token(&lx, &shader);
         if (r < 0) return 0;
-        if (r == 0 || shader.newline_before) {
+        if (r == 0 || (shader.newline_before && !comma)) {
             lx = before;
             shader.length = 0;
             shader.text = "";
+        } else if (shader.newline_before && out->warning_count++ == 0) {
+            char word[48];
+            snprintf(out->warning, sizeof out->warning,
+                     "line %u: nothing follows '%s,' on its line; its shader is the next word '%s' (line %u), as in Quake 3",
+                     name.line, shown(&name, buf), shown(&shader, word), shader.line);
         }
         if (name.length >= IQ_SKIN_NAME_SIZE)
             return iqi_fail_at_line(&ctx, IQ_ERROR_LIMIT, name.line, name.column,

@@ -108,6 +108,16 @@ export class InterquakeViewerElement extends HTMLElement {
   interpolate: boolean;
   /** milliseconds (300) */
   animationCrossfadeDuration: number;
+  /** Quake 3 players: change animation as cgame does (true); false: the crossfade. */
+  q3Transition: boolean;
+  /** Quake 3 players: a weapon name (availableWeapons), folder or .md3 path; null: empty hands. */
+  weapon: string | null;
+  /** "x y z" towards the light (Z up); null: over the viewer's shoulder. */
+  lightDirection: string | null;
+  /** (0.7) */
+  lightIntensity: number;
+  /** (0.45) */
+  lightAmbient: number;
   cameraControls: boolean;
   autoRotate: boolean;
   /** "theta phi radius" as model-viewer: "45deg 60deg 5m", "auto auto 120%" (angles deg/rad, radius m/cm/mm/%). */
@@ -139,6 +149,10 @@ export class InterquakeViewerElement extends HTMLElement {
   readonly animations: ViewerAnimation[];
   readonly availableSkins: string[];
   readonly availableLods: number[];
+  /** Quake 3 players: weapons found (models/weapons2/<name>/<name>.md3). */
+  readonly availableWeapons: string[];
+  /** Quake 3 players: torso animations playGesture() takes. */
+  readonly availableGestures: string[];
   readonly tags: string[];
   readonly missingFiles: string[];
   readonly warnings: ViewerWarning[];
@@ -158,6 +172,8 @@ export class InterquakeViewerElement extends HTMLElement {
   step(frames?: number, options?: { part?: AnimationPart }): void;
   setAnimation(name: string, options?: { part?: AnimationPart; crossfade?: number }): void;
   setSkin(name: string): Promise<void>;
+  /** Quake 3 players: a torso animation once (default TORSO_GESTURE), then TORSO_STAND. */
+  playGesture(name?: string): void;
   toBlob(options?: { mimeType?: string; qualityArgument?: number; frame?: number }): Promise<Blob>;
   toDataURL(mimeType?: string, quality?: number): string;
   /** Deterministic picture: pauses, pins `frame` (of `animation`), draws synchronously. */

@@ -511,7 +511,7 @@ export interface PlayerSurface {
   texture: string | null;
 }
 
-export type PlayerPartName = 'lower' | 'upper' | 'head' | 'weapon';
+export type PlayerPartName = 'lower' | 'upper' | 'head' | 'weapon' | 'barrel' | 'flash';
 
 export interface PartFrames {
   /** The frame to show: fractional between neighbouring frames; at a loop seam, the nearer whole frame. */
@@ -554,7 +554,11 @@ export interface Player {
   skin: string | null;
   skins: string[];
   parts: { lower: { path: string; model: Model }; upper: { path: string; model: Model }; head: { path: string; model: Model };
-    weapon?: { path: string; model: Model } };
+    weapon?: { path: string; model: Model }; barrel?: { path: string; model: Model }; flash?: { path: string; model: Model } };
+  /** The weapons the files hold: models/weapons2/<name>/<name>.md3. */
+  weapons: { name: string; path: string }[];
+  /** The weapon attached (paths; null for files absent), or null. The hand model is not placed (first-person only). */
+  weapon: { path: string; barrel: string | null; flash: string | null; hand: string | null } | null;
   animations: Q3Animation[];
   config: { sex: 'm' | 'f' | 'n'; footsteps: string; headOffset: Vec3; fixedLegs: boolean; fixedTorso: boolean;
     legsSkip: number; tableEntries: number } | null;
@@ -569,7 +573,7 @@ export interface Player {
   readonly limits: Record<ArchiveUse, UseLimit>;
   /** time: seconds since the animation started. Defaults: LEGS_IDLE and TORSO_STAND at 0. */
   pose(state?: { legs?: PartState; torso?: PartState; both?: PartState }):
-    { lower: PartFrames; upper: PartFrames; head: PartFrames; weapon?: PartFrames };
+    { lower: PartFrames; upper: PartFrames; head: PartFrames; weapon?: PartFrames; barrel?: PartFrames; flash?: PartFrames };
   /** Frees the models loadPlayer loaded. */
   dispose(): void;
   [Symbol.dispose](): void;

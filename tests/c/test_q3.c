@@ -168,6 +168,21 @@ static void test_skins(void) {
     CHECK(!strcmp(s.surfaces[2].name, "tag_y") && !strcmp(s.surfaces[2].shader, "bar.tga"), "TAG_ is not tag_ (strstr is case sensitive)");
     CHECK(!strcmp(s.surfaces[3].name, "w_wings") && s.surfaces[3].shader[0] == 0, "missing shader is empty, not the next line");
     CHECK(!strcmp(s.surfaces[4].name, "z_last") && !strcmp(s.surfaces[4].shader, "q.tga"), "last");
+    /* "u_vest," with nothing after the comma: the game's CommaParse skips the line
+     * end and takes the next word (OpenArena's beret upper_cooldude.skin), even a
+     * tag_ word; "," left over becomes a surface name no mesh has, as in the game. */
+    CHECK(skin("u_body,b.tga\r\nu_vest,\r\ntag_head,\r\nu_arm , \n // c\n \"a r.tga\"\nu_leg,l.tga", &s, &err),
+          "empty after comma: %s", err.message);
+    CHECK(s.surface_count == 5 && !strcmp(s.surfaces[1].name, "u_vest") && !strcmp(s.surfaces[1].shader, "tag_head") &&
+          !strcmp(s.surfaces[2].name, ",") && !strcmp(s.surfaces[3].name, "u_arm") && !strcmp(s.surfaces[3].shader, "a r.tga") &&
+          !strcmp(s.surfaces[4].name, "u_leg") && !strcmp(s.surfaces[4].shader, "l.tga"),
+          "next word after an empty comma: %u %s %s", s.surface_count, s.surfaces[1].shader, s.surfaces[2].name);
+    CHECK(s.warning_count == 2 && strstr(s.warning, "'u_vest,'") && strstr(s.warning, "'tag_head' (line 3)"), "warned: %s", s.warning);
+    CHECK(skin("a,b\nz_end,", &s, &err) && s.surface_count == 2 && s.surfaces[1].shader[0] == 0 && s.warning_count == 0,
+          "a comma at the end of the text: no word to take");
+    CHECK(skin("a,b\nz_end,  /* x */ // y\n", &s, &err) && s.surface_count == 2 && s.surfaces[1].shader[0] == 0, "only comments after");
+    CHECK(skin("empty, \"\"\nnext,n.tga", &s, &err) && s.surface_count == 2 && s.surfaces[0].shader[0] == 0 &&
+          !strcmp(s.surfaces[1].shader, "n.tga"), "a quoted empty shader on its line stays empty");
     CHECK(skin("", &s, &err) && s.surface_count == 0, "empty skin");
     CHECK(skin("a,b\n\"\",c\nd,e", &s, &err) && s.surface_count == 1 && s.warning_count == 1, "empty name stops");
     CHECK(!skin("a,\"b\nc,d", &s, &err) && err.code == IQ_ERROR_SYNTAX && err.line == 1 && err.column == 3, "open quote");

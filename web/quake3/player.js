@@ -69,7 +69,36 @@ function fileSource(files, player, overrides) {
     const file = find(path);
     return file ? { path: file.path, bytes: load(file.path, use) } : null;
   };
-  return { find, read, folder, info, limits, others: players.length > 1 ? players.map((p) => p.path) : [] };
+  return { find, read, folder, info, limits, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
+}
+
+// Weapons as cgame registers them: models/weapons2/<name>/<name>.md3 (CG_RegisterWeapon's
+// weaponModel), listed by name with their path.
+const WEAPON_PATH = /(^|\/)models\/weapons2\/([^/]+)\/([^/]+)\.md3$/i;
+function findWeapons(paths) {
+  const out = new Map();
+  for (const path of paths) {
+    const m = WEAPON_PATH.exec(normalizePath(path));
+    if (m && m[2].toLowerCase() === m[3].toLowerCase() && !out.has(m[2].toLowerCase())) {
+      out.set(m[2].toLowerCase(), { name: m[3], path: normalizePath(path) });
+    }
+  }
+  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The files of a weapon named by `spec`: its name ('machinegun'), its folder or its main .md3.
+ * Returns { main, barrel, flash, hand } game paths (the last three are candidates, looked up by
+ * the caller): cgame's CG_RegisterWeapon strips ".md3" and appends "_barrel", "_flash", "_hand".
+ */
+export function weaponFiles(spec) {
+  let main = normalizePath(String(spec)).replace(/\/$/, '');
+  if (!/\.(md3|iqm)$/i.test(main)) {
+    const name = main.slice(main.lastIndexOf('/') + 1);
+    main = main.includes('/') ? `${main}/${name}.md3` : `models/weapons2/${name}/${name}.md3`;
+  }
+  const stem = main.replace(/\.(md3|iqm)$/i, '');
+  return { main, barrel: `${stem}_barrel.md3`, flash: `${stem}_flash.md3`, hand: `${stem}_hand.md3` };
 }
 
 // What a part file must start with to be handed to lib.load (which copies it into the heap).
@@ -162,6 +191,7 @@ export function loadPlayer(lib, files, options = {}) {
 
   const lod = options.lod || 0;
   const parts = {};
+  let weaponHand = null;
   const loaded = [];
   try {
     for (const part of PARTS) {
@@ -186,16 +216,29 @@ export function loadPlayer(lib, files, options = {}) {
       loaded.push(model);
       parts[part] = { path: file.path, model };
     }
-    if (options.weapon !== undefined) {
+    if (options.weapon !== undefined && options.weapon !== null) {
       let model = options.weapon;
       let path = options.weaponPath;
       if (typeof model === 'string') {
-        const file = read(model, 'model');
-        if (!file) throw new InterquakeError('missing_file', `weapon ${model} is missing`, { file: model });
+        const names = weaponFiles(model);
+        const file = read(names.main, 'model') || read(model, 'model');
+        if (!file) throw new InterquakeError('missing_file', `weapon ${names.main} is missing`, { file: names.main });
         checkPartMagic(file.path, file.bytes);
         path = file.path;
         model = lib.load(file.bytes, { name: path });
         loaded.push(model);
+        // The spinning barrel (tag_barrel) and the muzzle flash (tag_flash), where shipped; the
+        // hand model is only drawn in the first-person view (CG_AddViewWeapon): its path is kept.
+        const more = weaponFiles(path);
+        for (const extra of ['barrel', 'flash']) {
+          const f = read(more[extra], 'model');
+          if (!f) continue;
+          checkPartMagic(f.path, f.bytes);
+          const m = lib.load(f.bytes, { name: f.path });
+          loaded.push(m);
+          parts[extra] = { path: f.path, model: m };
+        }
+        weaponHand = find(more.hand)?.path ?? null;
       } else if (model instanceof Uint8Array || model instanceof ArrayBuffer) {
         model = lib.load(model, { name: path || 'weapon' });
         loaded.push(model);
@@ -250,6 +293,8 @@ export function loadPlayer(lib, files, options = {}) {
   };
   const needed = [['lower', 'tag_torso', 'upper'], ['upper', 'tag_head', 'head']];
   if (parts.weapon) needed.push(['upper', 'tag_weapon', 'weapon']);
+  if (parts.barrel) needed.push(['weapon', 'tag_barrel', 'barrel']);
+  if (parts.flash) needed.push(['weapon', 'tag_flash', 'flash']);
   for (const [part, tag, child] of needed) {
     if (!hasTag(parts[part].model, tag)) {
       warnings.push({ code: 'repaired', message: `${parts[part].path} has no ${tag}: ${child} sits at its origin, as in Quake 3` });
@@ -303,10 +348,11 @@ export function loadPlayer(lib, files, options = {}) {
     const missingFiles = new Set();
     for (const part of Object.keys(parts)) {
       const skinFile = byPart[part];
-      if (skin && part !== 'weapon' && !skinFile) missingFiles.add(where(`${part}_${skin}.skin`));
+      const skinned = PARTS.includes(part); // a weapon has no player skin: its MD3 shader names
+      if (skin && skinned && !skinFile) missingFiles.add(where(`${part}_${skin}.skin`));
       surfaces[part] = parts[part].model.meshes.map((mesh, index) => {
         const key = skinSurfaceName(mesh.name || '');
-        const entry = skinFile && part !== 'weapon' ? skinFile.surfaces.find((s) => s.name === key) : null;
+        const entry = skinFile && skinned ? skinFile.surfaces.find((s) => s.name === key) : null;
         const shaders = Array.isArray(mesh.shaders) ? mesh.shaders : mesh.material ? [mesh.material] : [];
         const fromSkin = entry && entry.shader !== '';
         const shader = fromSkin ? entry.shader : shaders[0] || '';
@@ -381,6 +427,12 @@ export function loadPlayer(lib, files, options = {}) {
       fixedLegs: config.fixedLegs, fixedTorso: config.fixedTorso, legsSkip: config.legsSkip, tableEntries: config.tableEntries,
     },
     surfaces: chosen.surfaces,
+    /** The weapons these files hold (models/weapons2/<name>/<name>.md3): [{ name, path }]. */
+    weapons: source.weapons,
+    /** The weapon attached ({ path, barrel, flash, hand } paths, null for absent ones), or null. */
+    weapon: parts.weapon ? {
+      path: parts.weapon.path, barrel: parts.barrel?.path ?? null, flash: parts.flash?.path ?? null, hand: weaponHand,
+    } : null,
     missingFiles: oncePerFile(missing),
     warnings,
     /** The animation called name (e.g. 'LEGS_RUN'), or undefined. */
@@ -412,7 +464,12 @@ export function loadPlayer(lib, files, options = {}) {
       const head = { from: 0, to: 0, lerp: 0, frame: 0, matrix: multiply(upper.matrix, tagAt(parts.upper.model, 'tag_head', upper)) };
       const result = { lower, upper, head };
       if (parts.weapon) {
-        result.weapon = { from: 0, to: 0, lerp: 0, frame: 0, matrix: multiply(upper.matrix, tagAt(parts.upper.model, 'tag_weapon', upper)) };
+        // CG_AddPlayerWeapon: the gun on the torso's tag_weapon, the barrel on the gun's tag_barrel,
+        // the flash on its tag_flash (the barrel's spin and the flash's random roll are left at 0).
+        const still = { from: 0, to: 0, lerp: 0, frame: 0 };
+        result.weapon = { ...still, matrix: multiply(upper.matrix, tagAt(parts.upper.model, 'tag_weapon', upper)) };
+        if (parts.barrel) result.barrel = { ...still, matrix: multiply(result.weapon.matrix, tagAt(parts.weapon.model, 'tag_barrel', still)) };
+        if (parts.flash) result.flash = { ...still, matrix: multiply(result.weapon.matrix, tagAt(parts.weapon.model, 'tag_flash', still)) };
       }
       return result;
     },

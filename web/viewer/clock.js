@@ -102,6 +102,7 @@ export class Track {
     this.direction = 1;    // 1 forward, -1 backward (the sign of the element's timeScale)
     this.loop = 'repeat';
     this.fade = null;      // { animation, time, loop, direction, elapsed, duration } while crossfading
+    this.transition = null; // Quake 3's change of animation under way (q3Transition)
     this._loops = 0;       // the C's loop count when last looked at
     this._count = 0;       // loop events so far (each completed period or bounce)
     this._finished = false;
@@ -129,13 +130,22 @@ export class Track {
 
   /** Global frames to blend for drawing: { a, b, t }; interpolate false holds whole frames (stepped). */
   frames(interpolate = true) {
+    if (this.transition) return transitionFrames(this.transition, interpolate);
     const h = this.head(this.time, interpolate);
     return h ? { a: h.frameA, b: h.frameB, t: h.blend } : { a: 0, b: 0, t: 0 };
   }
 
-  /** Starts `animation` from its beginning (its end when playing backwards), crossfading for `crossfade` s. */
-  start(animation, { speed = 1, loop = this.loop, crossfade = 0 } = {}) {
-    if (crossfade > 0 && this.animation && animation && this.animation !== animation) {
+  /**
+   * Starts `animation` from its beginning (its end when playing backwards), crossfading for
+   * `crossfade` s; or, with `q3Transition` and an animation.cfg animation played forward, changing
+   * animation as cgame does (see q3Transition below) and no crossfade.
+   */
+  start(animation, { speed = 1, loop = this.loop, crossfade = 0, q3Transition: asQuake3 = false } = {}) {
+    const transition = asQuake3 && speed > 0 && this.animation && animation?.kind === 'q3'
+      ? q3Transition(this.head(), this.animation, animation, this.part) : null;
+    if (transition) {
+      this.fade = null;
+    } else if (crossfade > 0 && this.animation && animation && this.animation !== animation) {
       this.fade = { animation: this.animation, time: this.time, loop: this.loop, direction: this.direction, elapsed: 0, duration: crossfade };
     } else {
       this.fade = null;
@@ -143,9 +153,11 @@ export class Track {
     this.animation = animation;
     this.loop = loop;
     this.rewind(speed);
+    this.transition = transition;
   }
 
   rewind(speed = 1) {
+    this.transition = null;
     this.direction = speed < 0 ? -1 : 1;
     this.time = 0;
     this._baseline(0);
@@ -182,6 +194,16 @@ export class Track {
       if (this.fade.elapsed >= this.fade.duration) this.fade = null;
     }
     if (!this.animation || dt === 0 || speed === 0) return events;
+    if (this.transition && speed > 0) {
+      // The new animation's clock starts when the change is over; what is left of dt plays it.
+      const t = this.transition;
+      t.elapsed += dt * speed;
+      if (t.elapsed < t.duration) return events;
+      dt = (t.elapsed - t.duration) / speed;
+      this.transition = null;
+      if (dt === 0) return events;
+    }
+    this.transition = null;
     this.setDirection(speed);
     if (this._finished) return events;
     this.time += dt * Math.abs(speed);
@@ -201,6 +223,7 @@ export class Track {
 
   /** Puts the play head at `seconds` of play (clamped to the pass in once mode). */
   seek(seconds) {
+    this.transition = null;
     const d = this.duration;
     this.time = Math.max(0, Number(seconds) || 0);
     if (this.loop === 'once') this.time = Math.min(this.time, d);
@@ -214,6 +237,7 @@ export class Track {
    */
   seekFrame(frame) {
     if (!this.animation) return;
+    this.transition = null;
     const direction = this.direction;
     this.direction = 1; // search forward play, where position grows with time; then mirror back
     this.time = this._timeOf(Number(frame) || 0);
@@ -269,6 +293,38 @@ export class Track {
     if (!f) return null;
     return playheadOf(f.animation, this.part, f.time, { loop: f.loop, direction: f.direction, interpolate: false });
   }
+}
+
+/**
+ * Quake 3's change of animation (cgame's CG_SetLerpFrameAnimation and CG_RunLerpFrame): the part
+ * finishes the lerp it is in (from `from` toward `to`, up to the old animation's next frame time;
+ * none when the old one had finished, as its frame time then follows the clock), then `to` becomes
+ * the old frame and the new animation's first frame is lerped toward over one of its frame times
+ * (initialLerp); the new animation's time 0 is the end of that. `head` is the old play head.
+ * Returns { from, to, lerp, first, rest, initial, duration, elapsed } (seconds).
+ */
+export function q3Transition(head, previous, animation, part = animation.part) {
+  const initial = animation.q3.frameLerp / 1000;
+  const oldLerp = previous?.kind === 'q3' ? previous.q3.frameLerp / 1000 : 0;
+  const from = head ? head.frameA : 0;
+  // On a frame's time exactly (blend 0) the game has just stepped: that frame becomes the old one.
+  const moving = head && !head.finished && head.frameB !== from && head.blend > 1e-9;
+  const to = moving ? head.frameB : from;
+  const lerp = moving ? head.blend : 1;
+  const rest = (1 - lerp) * oldLerp;
+  const models = animation.models;
+  const first = q3Playhead(animation.lib, animation.q3, 0, (models[part] ?? models[animation.part] ?? models.legs).frameCount).from;
+  return { from, to, lerp, first, rest, initial, duration: rest + initial, elapsed: 0 };
+}
+
+/** The frames a Quake 3 change of animation shows `t.elapsed` seconds in: { a, b, t }. */
+export function transitionFrames(t, interpolate = true) {
+  if (t.elapsed < t.rest) {
+    const lerp = t.lerp + (1 - t.lerp) * (t.elapsed / t.rest);
+    return interpolate ? { a: t.from, b: t.to, t: lerp } : { a: t.from, b: t.from, t: 0 };
+  }
+  const lerp = t.initial > 0 ? Math.min((t.elapsed - t.rest) / t.initial, 1) : 1;
+  return interpolate ? { a: t.to, b: t.first, t: lerp } : { a: t.to, b: t.to, t: 0 };
 }
 
 /**

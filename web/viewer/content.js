@@ -91,20 +91,29 @@ async function buildPlayer(iq, input, options) {
   }
   const folder = input.player.replace(/\/$/, '');
   const skin = options.skin || 'default';
+  const weapon = options.weapon || undefined;
+  const weaponWarnings = [];
   let player;
+  const load = (opts) => iq.loadPlayer(source, { player: folder || undefined, lod: options.lod, ...opts });
   try {
-    player = iq.loadPlayer(source, { player: folder || undefined, skin, lod: options.lod });
+    player = load({ skin, weapon });
   } catch (err) {
-    if (err.code === 'invalid_argument' && /skin/.test(err.message)) player = iq.loadPlayer(source, { player: folder || undefined, lod: options.lod });
-    else throw err;
+    if (err.code === 'invalid_argument' && /skin/.test(err.message)) player = load({ weapon });
+    else if (weapon && (err.code === 'missing_file' || err.code === 'unknown_format') && err.file !== undefined && /weapon/.test(err.message + err.file)) {
+      // A weapon that is not there leaves the player's hands empty, with a warning.
+      weaponWarnings.push({ code: err.code, message: err.message, file: err.file });
+      player = load({ skin });
+    } else throw err;
   }
   try {
     const content = {
       format: 'md3', name: folder.split('/').pop() || 'player', player, choices: input.models ?? [folder], playerSource: source, playerFolder: folder,
       models: [], parts: [], animations: [], skins: [...player.skins], lods: [...player.lods], tags: [],
-      missingFiles: uniquePaths(player.missingFiles), warnings: [...player.warnings], skin: player.skin ?? skin,
+      missingFiles: uniquePaths(player.missingFiles), warnings: [...player.warnings, ...weaponWarnings], skin: player.skin ?? skin,
+      weapons: (player.weapons ?? []).map((w) => w.name), weapon: player.weapon ? weapon : null,
     };
     for (const [name, part] of Object.entries(player.parts)) {
+      if (name === 'flash') continue; // the muzzle flash only shows while firing
       content.parts.push({
         name: part.path ?? name, partName: name, model: part.model, instance: part.model, geometry: geometryOf(part.model), textures: [],
         matrix: IDENTITY, track: name === 'lower' ? 'legs' : name === 'upper' || name === 'weapon' ? 'torso' : 'none',
@@ -152,7 +161,8 @@ async function playerTextures(iq, content, surfaces, missingFiles, warnings, rel
       const surface = list.find((s) => s.mesh === i);
       if (!surface?.texture) {
         const name = surface?.shader || mesh.material;
-        if (name) addMissing(missingFiles, name);
+        if (!name) return null; // references no texture: drawn plain (lit white), not as missing
+        addMissing(missingFiles, name);
         return PLACEHOLDER;
       }
       return image(surface.texture);

@@ -12,6 +12,7 @@ import { OrbitCamera, attachCameraControls, parseFieldOfView, parseOrbit, parseT
 import { overlayLines } from './overlays.js';
 import { drawnBounds, sane } from './framing.js';
 import { acquireRenderer, releaseRenderer, present } from './context.js';
+import { parseLightDirection } from './renderer.js';
 import { Ticker } from './ticker.js';
 import { buildControls } from './ui.js';
 import { ViewerError, asError } from './errors.js';
@@ -89,6 +90,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
         if (this._content?.player && value && value !== this._skinRequested) this.setSkin(value).catch(() => {});
         break;
       case 'lod':
+      case 'weapon':
         if (this._content?.player) this._reloadPlayer().catch(() => {});
         break;
       case 'animation-name':
@@ -164,6 +166,8 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   get availableModels() { return this._content?.choices ?? []; }
   get availableSkins() { return this._content?.skins ?? []; }
   get availableLods() { return this._content?.lods ?? []; }
+  /** The weapons a player's files hold (models/weapons2/<name>/<name>.md3), by name. */
+  get availableWeapons() { return this._content?.weapons ?? []; }
   get tags() { return this._content?.tags ?? []; }
   get missingFiles() { return this._content?.missingFiles ?? []; }
   get warnings() { return this._content?.warnings ?? []; }
@@ -265,13 +269,38 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
       throw new ViewerError('invalid_argument', `no animation named '${name}' (this model has: ${names})`);
     }
     const fadeMs = crossfade ?? this.animationCrossfadeDuration;
+    // A player changes animation as the game does unless q3-transition="false" or a crossfade is asked for.
+    const q3Transition = crossfade === undefined && this.q3Transition;
     for (const track of this._tracksFor(animation)) {
+      track.returnTo = null;
       const previous = track.animation?.name ?? null;
-      track.start(animation, { speed: this.timeScale, loop: this._loopFor(animation), crossfade: Math.max(0, fadeMs) / 1000 });
+      track.start(animation, { speed: this.timeScale, loop: this._loopFor(animation), crossfade: Math.max(0, fadeMs) / 1000, q3Transition });
       this._emit('animation-change', { animation: animation.name, part: track.part, previous });
     }
     this._invalidate();
     this._ui?.update(true);
+  }
+
+  /** The torso animations a player can play once as a gesture (TORSO_GESTURE, TORSO_ATTACK, ...). */
+  get availableGestures() {
+    return (this._content?.animations ?? []).filter((a) => a.part === 'torso' && !/^TORSO_STAND/.test(a.name)).map((a) => a.name);
+  }
+
+  /**
+   * Plays a torso animation once (default TORSO_GESTURE), then returns the torso to TORSO_STAND, as
+   * the game does after a gesture or an attack. Starts playback if paused.
+   */
+  playGesture(name = 'TORSO_GESTURE') {
+    const c = this._content;
+    if (!c?.player) throw new ViewerError('invalid_argument', 'playGesture() needs a Quake 3 player');
+    const animation = this._findAnimation(name, 'torso');
+    if (!animation || animation.part !== 'torso') throw new ViewerError('invalid_argument', `no torso animation '${name}'`);
+    const track = this._trackFor('torso');
+    const stand = this._findAnimation(PLAYER_DEFAULT_ANIMATIONS.torso, 'torso');
+    this.setAnimation(animation.name, { part: 'torso' });
+    track.loop = 'once';
+    track.returnTo = stand && stand !== animation ? stand.name : null;
+    this.play();
   }
 
   /** Switches a Quake 3 player's skin (one of availableSkins). */
@@ -380,7 +409,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   _buildOptions(options = {}) {
     return {
-      format: options.format, skin: this.getAttribute('skin'), lod: this.lod,
+      format: options.format, skin: this.getAttribute('skin'), lod: this.lod, weapon: this.getAttribute('weapon'),
       release: (texture) => this._renderer?.release(texture),
     };
   }
@@ -527,7 +556,8 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     const overlays = overlayLines(c, show, this._camera);
     // _hiddenParts: a test hook (draw one Quake 3 part at a time to find where it is on screen).
     const parts = this._hiddenParts ? c.parts.filter((p) => !this._hiddenParts.has(p.partName)) : c.parts;
-    r.render({ parts, background, camera: camera(), wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
+    const light = { direction: parseLightDirection(this.lightDirection), intensity: Math.max(0, this.lightIntensity), ambient: Math.max(0, this.lightAmbient) };
+    r.render({ parts, background, camera: camera(), light, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
     present(r, this._canvas, this._bitmap);
   }
 

@@ -63,6 +63,7 @@ in vec2 vTexcoord;
 in vec4 vColor;
 uniform sampler2D uTexture;
 uniform vec3 uLight;          // unit direction towards the light, world space
+uniform vec2 uLevels;         // ambient, light intensity
 uniform vec4 uFlat;           // a > 0: draw this colour unlit (wireframe)
 out vec4 outColor;
 void main() {
@@ -72,7 +73,7 @@ void main() {
   if (!gl_FrontFacing) n = -n;
   float diffuse = max(dot(n, uLight), 0.0);
   float sky = 0.5 + 0.5 * n.z; // a little more light from above (Z up)
-  vec3 lit = base.rgb * (0.28 + 0.17 * sky + 0.7 * diffuse);
+  vec3 lit = base.rgb * (uLevels.x * (0.62 + 0.38 * sky) + uLevels.y * diffuse);
   outColor = vec4(lit, 1.0);
 }`;
 
@@ -88,6 +89,17 @@ precision mediump float;
 in vec3 vColor;
 out vec4 outColor;
 void main() { outColor = vec4(vColor, 1.0); }`;
+
+/** The default lighting: ambient 0.45 (less from below), a key light of 0.7 over the viewer's shoulder. */
+export const DEFAULT_LIGHT = { ambient: 0.45, intensity: 0.7 };
+
+/** "x y z" (a direction towards the light, world space, Z up) as a unit vector; null for anything else. */
+export function parseLightDirection(text) {
+  const v = String(text ?? '').trim().split(/[\s,]+/).map(Number);
+  if (v.length !== 3 || !v.every(Number.isFinite)) return null;
+  const length = Math.hypot(v[0], v[1], v[2]);
+  return length > 0 ? v.map((x) => x / length) : null;
+}
 
 const MODE_STATIC = 0;
 const MODE_SKINNED = 1;
@@ -127,7 +139,7 @@ export class Renderer {
     this._textures = new Map();   // image object -> WebGLTexture
     this._mesh = program(gl, VERTEX_SHADER, FRAGMENT_SHADER);
     this._lines = program(gl, LINE_VERTEX_SHADER, LINE_FRAGMENT_SHADER);
-    this._meshUniforms = uniforms(gl, this._mesh, ['uModel', 'uViewProjection', 'uMode', 'uMorph', 'uSkin', 'uTexture', 'uLight', 'uFlat']);
+    this._meshUniforms = uniforms(gl, this._mesh, ['uModel', 'uViewProjection', 'uMode', 'uMorph', 'uSkin', 'uTexture', 'uLight', 'uLevels', 'uFlat']);
     this._lineUniforms = uniforms(gl, this._lines, ['uViewProjection']);
     this._white = this._uploadImage({ width: 1, height: 1, data: new Uint8Array([255, 255, 255, 255]) });
     this._skinTexture = gl.createTexture();
@@ -204,7 +216,10 @@ export class Renderer {
     gl.useProgram(this._mesh);
     const u = this._meshUniforms;
     gl.uniformMatrix4fv(u.uViewProjection, false, frame.camera.viewProjection);
-    gl.uniform3fv(u.uLight, frame.camera.light);
+    // frame.light: { direction (towards the light, world; null: over the viewer's shoulder), intensity, ambient }
+    const light = frame.light ?? {};
+    gl.uniform3fv(u.uLight, light.direction ?? frame.camera.light);
+    gl.uniform2f(u.uLevels, light.ambient ?? DEFAULT_LIGHT.ambient, light.intensity ?? DEFAULT_LIGHT.intensity);
     gl.uniform1i(u.uTexture, 0);
     gl.uniform1i(u.uSkin, 1);
     for (const part of frame.parts) {

@@ -63,6 +63,8 @@ export class Ticker {
     let finished = 0;
     for (const track of tracks) {
       for (const event of track.advance(dt, speed)) v._emit(event.type, event.detail);
+      // A gesture (playGesture) that has played once goes back to what the part stands in.
+      if (track.finished && track.returnTo) v.setAnimation(track.returnTo, { part: track.part });
       if (track.finished || !track.animation) finished++;
     }
     if (finished === tracks.length) {

@@ -105,6 +105,20 @@ export function buildControls(viewer, mode, stage) {
   const lodLabel = labelled('LOD', lod);
   const playbackRow = el('div', { class: 'row' }, modelLabel, animationLabel, legsLabel, torsoLabel, labelled('Speed', speed), reverse,
     labelled('Loop', loop), labelled('Smooth', smooth), skinLabel, lodLabel);
+  // Quake 3 players: the weapon in hand, a torso gesture played once.
+  const weapon = select('weapon-select', 'Weapon');
+  const weaponLabel = labelled('Weapon', weapon);
+  const gesture = select('gesture-select', 'Gesture');
+  const gestureButton = el('button', { title: 'Play the gesture once, then stand', part: 'gesture-button' }, 'gesture');
+  const gestureLabel = el('span', {}, labelled('Gesture', gesture), gestureButton);
+  // Look: background colour (or transparent) and the light.
+  const background = el('input', { type: 'color', part: 'background-input', 'aria-label': 'Background colour', value: '#212529' });
+  const transparent = el('input', { type: 'checkbox', part: 'transparent-input' });
+  const range = (name, max, label) => el('input', { type: 'range', min: '0', max: String(max), step: '0.05', part: name, 'aria-label': label });
+  const intensity = range('light-intensity-input', 2, 'Light intensity');
+  const ambient = range('light-ambient-input', 1.5, 'Ambient light');
+  const lookRow = el('div', { class: 'row' }, weaponLabel, gestureLabel, labelled('Background', background), labelled('Transparent', transparent),
+    labelled('Light', intensity), labelled('Ambient', ambient));
 
   const toggles = SHOW_FLAGS.map((flag) => el('button', { 'aria-pressed': 'false', 'data-flag': flag, part: `toggle-${flag}` }, flag));
   const infoButton = el('button', { 'aria-pressed': 'false', part: 'info-button' }, 'info');
@@ -112,7 +126,7 @@ export function buildControls(viewer, mode, stage) {
   const displayRow = el('div', { class: 'row' }, ...toggles, infoButton, shot);
 
   const bar = el('div', { class: 'controls', part: 'controls' }, timelineRow);
-  if (full) bar.append(playbackRow, displayRow);
+  if (full) bar.append(playbackRow, lookRow, displayRow);
   stage.appendChild(bar);
   const info = el('div', { class: 'info', part: 'info' });
   const view = root.querySelector('.view');
@@ -132,6 +146,13 @@ export function buildControls(viewer, mode, stage) {
   smooth.addEventListener('change', () => { viewer.interpolate = smooth.checked; });
   skin.addEventListener('change', () => viewer.setSkin(skin.value).catch(() => {}));
   lod.addEventListener('change', () => { viewer.lod = lod.value; });
+  weapon.addEventListener('change', () => { viewer.weapon = weapon.value || null; });
+  gestureButton.addEventListener('click', () => viewer.playGesture(gesture.value || undefined));
+  const applyBackground = () => { viewer.background = transparent.checked ? 'transparent' : background.value; };
+  background.addEventListener('input', () => { transparent.checked = false; applyBackground(); });
+  transparent.addEventListener('change', applyBackground);
+  intensity.addEventListener('input', () => { viewer.lightIntensity = Number(intensity.value); });
+  ambient.addEventListener('input', () => { viewer.lightAmbient = Number(ambient.value); });
   for (const button of toggles) {
     button.addEventListener('click', () => {
       const show = viewer.show;
@@ -204,6 +225,10 @@ export function buildControls(viewer, mode, stage) {
     const show = viewer.show;
     for (const button of toggles) button.setAttribute('aria-pressed', String(show.has(button.dataset.flag)));
     infoButton.setAttribute('aria-pressed', String(info.classList.contains('open')));
+    if (root.activeElement !== intensity) intensity.value = String(viewer.lightIntensity);
+    if (root.activeElement !== ambient) ambient.value = String(viewer.lightAmbient);
+    transparent.checked = viewer.background === 'transparent';
+    if (/^#[0-9a-f]{6}$/i.test(viewer.background ?? '')) background.value = viewer.background.toLowerCase();
     if (!rebuild) return;
     // A source with several models (a folder, a drop, a .pk3): pick one (the `model` attribute).
     const models = viewer.availableModels;
@@ -223,6 +248,11 @@ export function buildControls(viewer, mode, stage) {
     fillSelect(skin, viewer.availableSkins, viewer.skin);
     lodLabel.hidden = viewer.availableLods.length < 2;
     fillSelect(lod, viewer.availableLods.map(String), viewer.lod);
+    weaponLabel.hidden = !viewer.availableWeapons.length;
+    fillSelect(weapon, ['', ...viewer.availableWeapons], viewer.weapon ?? '');
+    const gestures = viewer.availableGestures;
+    gestureLabel.hidden = !gestures.length;
+    fillSelect(gesture, gestures, gestures.includes(gesture.value) ? gesture.value : gestures.includes('TORSO_GESTURE') ? 'TORSO_GESTURE' : undefined);
     if (info.classList.contains('open')) renderInfo(info, viewer.info);
   }
 
