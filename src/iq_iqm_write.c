@@ -398,7 +398,7 @@ static uint8_t *write_iqm(writer *w, size_t *size_out) {
     if (nt && !m->adjacency && (!adj || !compute_adjacency(w, adj))) return NULL;
     float *bounds = ofs_bounds ? scratch(w, nf, 8 * sizeof(float), "bounds") : NULL;
     if (ofs_bounds && (!bounds || !compute_bounds(w, bounds))) return NULL;
-    uint8_t *b = calloc(1, (size_t)at);
+    uint8_t *b = iqi_calloc(1, (size_t)at);
     if (!b) { iqi_fail(&w->ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for the IQM bytes"); return NULL; }
     w->text = (char *)b + ofs_text;
 
@@ -542,4 +542,4 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     return bytes;
 }
 
-void iq_free_bytes(void *bytes) { free(bytes); }
+void iq_free_bytes(void *bytes) { iqi_free(bytes); }

@@ -19,7 +19,7 @@ void *iqi_grow_push(iqi_text *tx, iqi_grow *g, size_t bytes, const char *what) {
                              "%s needs more than this model's memory budget of %zu bytes", what, a->budget);
             return NULL;
         }
-        uint8_t *d = realloc(g->data, cap);
+        uint8_t *d = iqi_realloc(g->data, cap);
         if (!d) {
             iqi_fail_at_line(tx->ctx, IQ_ERROR_OUT_OF_MEMORY, tx->line, 1, "out of memory growing %s", what);
             return NULL;
@@ -36,7 +36,7 @@ void *iqi_grow_push(iqi_text *tx, iqi_grow *g, size_t bytes, const char *what) {
 
 void iqi_grow_release(iqi_text *tx, iqi_grow *g) {
     tx->scratch -= g->cap;
-    free(g->data);
+    iqi_free(g->data);
     memset(g, 0, sizeof *g);
 }
 
