@@ -174,6 +174,7 @@ int iqi_iqe_generate_normals(iqe_parser *p, vertex_map *map) {
     iqi_grow g_pid = {0}, g_parent = {0}, g_face = {0}, g_tmp = {0}, g_bucket = {0}, g_keys = {0}, g_sum = {0};
     smoother s = {.p = p, .pos = (const float *)p->attr[ATTR_VP].data, .tri = (const uint32_t *)p->triangles.data,
                   .tri_count = nt, .vertex_count = nv, .pair_budget = (uint64_t)64 * nc + (1u << 24)};
+    iqi_grow *scratch[] = {&s.keyed, &g_pid, &g_parent, &g_face, &g_tmp, &g_bucket, &g_keys, &g_sum};
     int ok = 0;
     if (!(s.pid = iqi_grow_push(&p->tx, &g_pid, (size_t)nv * 4 + 4, "normal generation"))) goto done;
     if (!(s.parent = iqi_grow_push(&p->tx, &g_parent, (size_t)nc * 4 + 4, "normal generation"))) goto done;
@@ -261,7 +262,6 @@ int iqi_iqe_generate_normals(iqe_parser *p, vertex_map *map) {
     }
     ok = 1;
 done:
-    iqi_grow *scratch[] = {&s.keyed, &g_pid, &g_parent, &g_face, &g_tmp, &g_bucket, &g_keys, &g_sum};
     for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) iqi_grow_release(&p->tx, scratch[i]);
     return ok;
 }
