@@ -138,7 +138,8 @@ build_native() {
     local bin="$NATIVE_DIR/$(basename "$t" .c)"
     if stale "$bin" "${deps[@]}"; then
       log "cc $t (ASan+UBSan)"
-      cc "${CFLAGS_COMMON[@]}" "${SAN_FLAGS[@]}" "$t" "${SOURCES[@]}" -lm -o "$bin"
+      # IQI_TEST_ALLOC: allocations counted and failable (iq_internal.h), for the allocation sweeps
+      cc "${CFLAGS_COMMON[@]}" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC "$t" "${SOURCES[@]}" -lm -o "$bin"
     fi
   done
   # Uninstrumented optimised build of the same C for the benchmark.

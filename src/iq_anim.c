@@ -10,6 +10,7 @@
  * Nothing here allocates after load: what posing writes lives in an
  * iq_instance (iq_instance.c), never in the model, which posing leaves as it is. */
 #include "iq_internal.h"
+#include "iq_iqm_format.h"
 #include "iq_math.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -60,21 +61,10 @@ static uint32_t canonical_influences(const uint16_t *bi, const float *bw, uint16
     return n;
 }
 
-static uint32_t hash_influences(const uint16_t joints[4], const float weights[4]) {
-    uint32_t h = 2166136261u, bits;
-    for (int k = 0; k < 4; k++) {
-        memcpy(&bits, &weights[k], 4);
-        h = (h ^ joints[k]) * 16777619u;
-        h = (h ^ bits) * 16777619u;
-    }
-    return h ^ (h >> 15);
-}
-
 static int build_influence_sets(iqi_ctx *ctx, struct iqi_animator *a) {
     iq_model *m = ctx->model;
     uint32_t nv = m->vertex_count;
-    uint64_t table_size = 16;
-    while (table_size < 2ull * nv) table_size *= 2;
+    uint64_t table_size = iqi_hash_table_size(nv);
     a->vertex_set = iqi_alloc(ctx, nv, sizeof(uint32_t), "influence set per vertex");
     a->set_joints = iqi_alloc(ctx, nv, 4 * sizeof(uint16_t), "influence set joints");
     a->set_weights = iqi_alloc(ctx, nv, 4 * sizeof(float), "influence set weights");
@@ -86,7 +76,7 @@ static int build_influence_sets(iqi_ctx *ctx, struct iqi_animator *a) {
         uint16_t joints[4];
         float weights[4];
         uint32_t n = canonical_influences(m->blend_indices + 4 * (size_t)v, m->blend_weights + 4 * (size_t)v, joints, weights);
-        uint64_t slot = hash_influences(joints, weights) & (table_size - 1);
+        uint64_t slot = iqi_hash_influences(joints, weights) & (table_size - 1);
         for (;;) {
             uint32_t entry = table[slot];
             if (entry == 0) { /* a new set */

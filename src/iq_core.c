@@ -103,6 +103,32 @@ void iqi_warn(iqi_ctx *ctx, iq_warning_code code, const char *fmt, ...) {
     m->warning_count++;
 }
 
+// -- Heap (counted and failable in the native tests)
+
+#ifdef IQI_TEST_ALLOC
+iqi_test_heap iqi_test_heap_state;
+
+static int test_heap_fails(void) {
+    return ++iqi_test_heap_state.allocations == iqi_test_heap_state.fail_at;
+}
+void *iqi_calloc(size_t count, size_t size) {
+    if (test_heap_fails()) return NULL;
+    void *p = calloc(count, size);
+    if (p) iqi_test_heap_state.live++;
+    return p;
+}
+void *iqi_realloc(void *p, size_t size) {
+    if (test_heap_fails()) return NULL;
+    void *q = realloc(p, size);
+    if (q && !p) iqi_test_heap_state.live++;
+    return q;
+}
+void iqi_free(void *p) {
+    if (p) iqi_test_heap_state.live--;
+    free(p);
+}
+#endif
+
 // -- Arena
 
 struct iqi_block {
@@ -125,7 +151,7 @@ void *iqi_alloc(iqi_ctx *ctx, uint64_t count, uint64_t size, const char *what) {
                  what, (unsigned long long)(count * size), (unsigned long long)a->budget, (unsigned long long)a->used);
         return NULL;
     }
-    iqi_block *b = calloc(1, (size_t)bytes);
+    iqi_block *b = iqi_calloc(1, (size_t)bytes);
     if (!b) {
         iqi_fail(ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory allocating %s (%llu bytes)", what,
                  (unsigned long long)bytes);
@@ -147,7 +173,7 @@ void iqi_arena_free(iqi_arena *a) {
     iqi_block *b = a->blocks;
     while (b) {
         iqi_block *next = b->next;
-        free(b);
+        iqi_free(b);
         b = next;
     }
     a->blocks = NULL;
@@ -279,7 +305,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     ctx.error = error;
     fill_limits(&ctx.limits, opts);
 
-    arena = calloc(1, sizeof *arena);
+    arena = iqi_calloc(1, sizeof *arena);
     if (!arena) {
         iqi_set_error(error, IQ_ERROR_OUT_OF_MEMORY, "out of memory");
         return NULL;
@@ -295,7 +321,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     model = iqi_alloc(&ctx, 1, sizeof *model, "model");
     if (!model) {
         iqi_arena_free(arena);
-        free(arena);
+        iqi_free(arena);
         return NULL;
     }
     model->internal = arena;
@@ -304,7 +330,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     model->warnings = iqi_alloc(&ctx, IQ_MAX_WARNINGS, sizeof(iq_warning), "warnings");
     if (!model->warnings) {
         iqi_arena_free(arena);
-        free(arena);
+        iqi_free(arena);
         return NULL;
     }
 
@@ -327,7 +353,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
             iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "load failed without a reason");
         }
         iqi_arena_free(arena);
-        free(arena);
+        iqi_free(arena);
         return NULL;
     }
     model->format = format;
@@ -338,5 +364,5 @@ void iq_free(iq_model *model) {
     if (!model) return;
     iqi_arena *arena = model->internal;
     iqi_arena_free(arena); /* the model itself lives in the arena */
-    free(arena);
+    iqi_free(arena);
 }

@@ -13,6 +13,7 @@
  * BIN chunk is grown with realloc and capped below 4 GiB (GLB sizes are 32-bit). */
 #include "iq_gltf.h"
 #include "iq_internal.h"
+#include "iq_iqm_format.h"
 #include "iq_math.h"
 #include <math.h>
 #include <stdio.h>
@@ -557,26 +558,10 @@ static int32_t unit_vectors(gw *w, const float *src, uint32_t nv, int ncomp) {
     return acc_floats(w, t, nv, ncomp, TARGET_ARRAY, 0);
 }
 
-static float component_value(const uint8_t *d, iq_component f) {
-    switch (f) {
-    case IQ_BYTE: return (float)(int8_t)d[0];
-    case IQ_UBYTE: return (float)d[0];
-    case IQ_SHORT: return (float)iqi_i16(d);
-    case IQ_USHORT: return (float)iqi_u16(d);
-    case IQ_INT: return (float)iqi_i32(d);
-    case IQ_UINT: return (float)iqi_u32(d);
-    case IQ_HALF: return iqi_half_to_float(iqi_u16(d));
-    case IQ_FLOAT: return iqi_f32(d);
-    case IQ_DOUBLE: return (float)iqi_f64(d);
-    }
-    return 0;
-}
-
 /* Custom arrays as `_NAME` FLOAT attributes holding the stored values as they
  * are (not normalised): FLOAT is the one component type every size and
  * alignment allows. Non-finite values (a custom array is raw bytes) become 0. */
 static int write_custom(gw *w, const iq_model *m, vattrs *va) {
-    static const uint8_t bytes[9] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
     uint32_t nc = m->custom_array_count, nv = m->vertex_count;
     va->custom = malloc((size_t)nc * sizeof *va->custom + 1);
     va->custom_names = calloc((size_t)nc + 1, sizeof *va->custom_names);
@@ -598,7 +583,7 @@ static int write_custom(gw *w, const iq_model *m, vattrs *va) {
         if (!t || !va->custom_names[i]) return 0;
         const uint8_t *d = ca->data;
         for (uint64_t k = 0; k < (uint64_t)nv * ca->size; k++) {
-            float v = component_value(d + k * bytes[ca->format], ca->format);
+            float v = (float)iqi_component_read_plain(d + k * iqi_component_size[ca->format], ca->format);
             t[k] = isfinite(v) ? v : 0.0f;
         }
         va->custom[i] = acc_floats(w, t, nv, (int)ca->size, TARGET_ARRAY, 0);

@@ -6,6 +6,7 @@
 
 #include "interquake.h"
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 
@@ -13,6 +14,26 @@
 #define IQI_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define IQI_PRINTF(f, a)
+#endif
+
+/* -- Heap: every malloc the loads, the writer and the TGA decoder make goes
+ * through these. Built with IQI_TEST_ALLOC (the native tests only), they
+ * count allocations and live blocks and can fail the n-th allocation, so
+ * the tests can fail each allocation in turn and check that nothing is left. */
+#ifdef IQI_TEST_ALLOC
+typedef struct iqi_test_heap {
+    uint64_t allocations; /* calloc and realloc calls so far */
+    uint64_t fail_at;     /* that call (1-based) returns NULL; 0: none */
+    int64_t live;         /* blocks allocated and not freed */
+} iqi_test_heap;
+extern iqi_test_heap iqi_test_heap_state;
+void *iqi_calloc(size_t count, size_t size);
+void *iqi_realloc(void *p, size_t size);
+void iqi_free(void *p);
+#else
+static inline void *iqi_calloc(size_t count, size_t size) { return calloc(count, size); }
+static inline void *iqi_realloc(void *p, size_t size) { return realloc(p, size); }
+static inline void iqi_free(void *p) { free(p); }
 #endif
 
 /* -- Arena: every allocation of one model; freeing the model frees them all,

@@ -6,44 +6,11 @@
  * the bounds-checked little-endian reader, so misaligned files (which real
  * games ship) load like aligned ones. Each error names the field and carries
  * the byte offset where the bad value is. */
-#include "iq_internal.h"
+#include "iq_iqm_format.h"
 #include "iq_math.h"
 #include <math.h>
 
 // -- Header
-
-#define IQM_HEADER_SIZE 124
-#define IQM_MESH_SIZE 24
-#define IQM_VERTEXARRAY_SIZE 20
-#define IQM_TRIANGLE_SIZE 12
-#define IQM_JOINT_SIZE 48
-#define IQM_POSE_SIZE 88
-#define IQM_ANIM_SIZE 20
-#define IQM_BOUNDS_SIZE 32
-#define IQM_EXTENSION_SIZE 16
-#define IQM_CUSTOM 0x10
-
-enum {
-    IQM_POSITION = 0, IQM_TEXCOORD, IQM_NORMAL, IQM_TANGENT, IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR,
-    IQM_STANDARD_TYPES
-};
-static const char *const standard_type_names[IQM_STANDARD_TYPES] = {
-    "position", "texcoord", "normal", "tangent", "blendindexes", "blendweights", "color"};
-
-/* The header's 27 uint fields after the 16-byte magic, in file order. */
-typedef struct iqm_header {
-    uint32_t version, filesize, flags;
-    uint32_t num_text, ofs_text;
-    uint32_t num_meshes, ofs_meshes;
-    uint32_t num_vertexarrays, num_vertexes, ofs_vertexarrays;
-    uint32_t num_triangles, ofs_triangles, ofs_adjacency;
-    uint32_t num_joints, ofs_joints;
-    uint32_t num_poses, ofs_poses;
-    uint32_t num_anims, ofs_anims;
-    uint32_t num_frames, num_framechannels, ofs_frames, ofs_bounds;
-    uint32_t num_comment, ofs_comment;
-    uint32_t num_extensions, ofs_extensions;
-} iqm_header;
 
 /* Byte offset of a header field, for error messages that point at it. */
 #define FIELD_OFFSET(field) (16 + (int64_t)offsetof(iqm_header, field))
@@ -89,14 +56,12 @@ static int get_string(iqm_parser *p, uint32_t ofs, int64_t where, const char *wh
 
 static int read_header(iqm_parser *p) {
     iqi_ctx *ctx = p->ctx;
-    static const char magic[16] = "INTERQUAKEMODEL";
     if (ctx->size < IQM_HEADER_SIZE)
         return iqi_fail(ctx, IQ_ERROR_TRUNCATED, 0, "the IQM header needs 124 bytes, the file has %zu", ctx->size);
-    if (memcmp(ctx->data, magic, 16) != 0)
+    if (memcmp(ctx->data, IQM_MAGIC, 16) != 0)
         return iqi_fail(ctx, IQ_ERROR_BAD_MAGIC, 0, "the magic is not \"INTERQUAKEMODEL\\0\"");
-    uint32_t *fields = &p->h.version;
-    for (int i = 0; i < 27; i++) fields[i] = iqi_u32(ctx->data + 16 + 4 * i);
-    if (p->h.version != 2)
+    iqi_iqm_header_read(ctx->data, &p->h);
+    if (p->h.version != IQM_VERSION)
         return iqi_fail(ctx, IQ_ERROR_BAD_VERSION, FIELD_OFFSET(version), "version %u; only version 2 is supported",
                         p->h.version);
     if (p->h.filesize < IQM_HEADER_SIZE)
@@ -179,37 +144,6 @@ static int read_meshes(iqm_parser *p) {
 
 // -- Vertex arrays
 
-static const uint8_t component_size[9] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
-
-/* Integer formats are normalised the way the IQM SDK writes them: unsigned
- * c / (2^b - 1), signed (2c + 1) / (2^b - 1). Floats are taken as they are. */
-static double read_normalized(const uint8_t *q, unsigned fmt) {
-    switch (fmt) {
-    case IQ_BYTE: return (2.0 * (int8_t)q[0] + 1.0) / 255.0;
-    case IQ_UBYTE: return q[0] / 255.0;
-    case IQ_SHORT: return (2.0 * iqi_i16(q) + 1.0) / 65535.0;
-    case IQ_USHORT: return iqi_u16(q) / 65535.0;
-    case IQ_INT: return (2.0 * iqi_i32(q) + 1.0) / 4294967295.0;
-    case IQ_UINT: return iqi_u32(q) / 4294967295.0;
-    case IQ_HALF: return iqi_half_to_float(iqi_u16(q));
-    case IQ_FLOAT: return iqi_f32(q);
-    default: return iqi_f64(q);
-    }
-}
-
-/* Integer formats as plain numbers (blend indices). */
-static double read_plain(const uint8_t *q, unsigned fmt) {
-    switch (fmt) {
-    case IQ_BYTE: return (int8_t)q[0];
-    case IQ_UBYTE: return q[0];
-    case IQ_SHORT: return iqi_i16(q);
-    case IQ_USHORT: return iqi_u16(q);
-    case IQ_INT: return iqi_i32(q);
-    case IQ_UINT: return iqi_u32(q);
-    default: return read_normalized(q, fmt);
-    }
-}
-
 typedef struct vertex_array {
     uint32_t type, format, size, offset;
     int64_t header_at;
@@ -221,12 +155,12 @@ typedef struct vertex_array {
  * (iq_numbers.c). kind < 0 means positions. */
 static int convert_floats(iqm_parser *p, const vertex_array *va, float *out, int components, const float *defaults,
                           const char *what, int kind) {
-    uint32_t n = p->ctx->model->vertex_count, cs = component_size[va->format];
+    uint32_t n = p->ctx->model->vertex_count, cs = iqi_component_size[va->format];
     for (uint32_t v = 0; v < n; v++) {
         const uint8_t *src = p->d + va->offset + (size_t)v * va->size * cs;
         float *o = out + (size_t)v * components;
         for (int k = 0; k < components; k++) {
-            double d = (uint32_t)k < va->size ? read_normalized(src + k * cs, va->format) : defaults[k];
+            double d = (uint32_t)k < va->size ? iqi_component_read(src + k * cs, va->format) : defaults[k];
             o[k] = (float)d;
             if (kind < 0 && !(iqi_usable(p->ctx, d) && iqi_finite(o[k])))
                 return iqi_fail_value(p->ctx, (int64_t)(src - p->d) + k * cs, 0, d, "%s %d of vertex %u", what, k, v);
@@ -238,7 +172,7 @@ static int convert_floats(iqm_parser *p, const vertex_array *va, float *out, int
 
 static int convert_blend(iqm_parser *p, const vertex_array *ia, const vertex_array *wa) {
     iq_model *m = p->ctx->model;
-    uint32_t n = m->vertex_count, ics = component_size[ia->format], wcs = component_size[wa->format];
+    uint32_t n = m->vertex_count, ics = iqi_component_size[ia->format], wcs = iqi_component_size[wa->format];
     uint32_t zero_sum = 0, negative = 0;
     m->blend_indices = iqi_alloc(p->ctx, n, 4 * sizeof(uint16_t), "blend indices");
     m->blend_weights = iqi_alloc(p->ctx, n, 4 * sizeof(float), "blend weights");
@@ -250,7 +184,7 @@ static int convert_blend(iqm_parser *p, const vertex_array *ia, const vertex_arr
         float *ow = m->blend_weights + 4 * (size_t)v, sum = 0;
         for (uint32_t k = 0; k < 4; k++) {
             if (k < ia->size) {
-                double idx = read_plain(is + k * ics, ia->format);
+                double idx = iqi_component_read_plain(is + k * ics, ia->format);
                 if (!(idx >= 0 && idx < m->joint_count && idx == floor(idx)))
                     return iqi_fail(p->ctx, IQ_ERROR_BAD_INDEX, (int64_t)(is - p->d) + k * ics,
                                     "blend index %g of vertex %u is not a joint (the model has %u joints)", idx, v,
@@ -258,7 +192,7 @@ static int convert_blend(iqm_parser *p, const vertex_array *ia, const vertex_arr
                 oi[k] = (uint16_t)idx;
             }
             if (k < wa->size) {
-                float w = (float)read_normalized(ws + k * wcs, wa->format);
+                float w = (float)iqi_component_read(ws + k * wcs, wa->format);
                 if (!iqi_finite(w))
                     return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, (int64_t)(ws - p->d) + k * wcs,
                                     "blend weight of vertex %u is not a finite number", v);
@@ -284,11 +218,11 @@ static int convert_blend(iqm_parser *p, const vertex_array *ia, const vertex_arr
  * formats are always fine. */
 static void repair_custom(iqm_parser *p, uint8_t *data, uint32_t vertices, uint32_t size, uint32_t format) {
     if (format != IQ_HALF && format != IQ_FLOAT && format != IQ_DOUBLE) return;
-    uint32_t cs = component_size[format];
+    uint32_t cs = iqi_component_size[format];
     for (uint32_t v = 0; v < vertices; v++) {
         uint8_t *q = data + (size_t)v * size * cs;
         float f[4];
-        for (uint32_t k = 0; k < size; k++) f[k] = (float)read_normalized(q + k * cs, format);
+        for (uint32_t k = 0; k < size; k++) f[k] = (float)iqi_component_read(q + k * cs, format);
         if (iqi_repair_vector(p->ctx, IQI_CUSTOM, f, (int)size)) memset(q, 0, (size_t)size * cs);
     }
 }
@@ -324,7 +258,7 @@ static int read_vertex_arrays(iqm_parser *p) {
         if (va.size < 1 || va.size > 4)
             return iqi_fail(ctx, IQ_ERROR_BAD_VERTEX_ARRAY, at + 12,
                             "vertex array %u: %u components; 1 to 4 are allowed", i, va.size);
-        uint32_t cs = component_size[va.format];
+        uint32_t cs = iqi_component_size[va.format];
         if (va.offset < IQM_HEADER_SIZE || !iqi_range_ok(p->size, va.offset, (uint64_t)h->num_vertexes * va.size, cs))
             return iqi_fail(ctx, IQ_ERROR_OUT_OF_RANGE, at + 16,
                             "vertex array %u: %u vertices x %u x %u bytes at offset %u do not fit in the %zu-byte file",
@@ -335,7 +269,7 @@ static int read_vertex_arrays(iqm_parser *p) {
         if (va.type < IQM_STANDARD_TYPES) {
             if (have[va.type])
                 return iqi_fail(ctx, IQ_ERROR_BAD_VERTEX_ARRAY, at, "vertex array %u: a second %s array", i,
-                                standard_type_names[va.type]);
+                                iqi_iqm_type_names[va.type]);
             have[va.type] = 1;
             standard[va.type] = va;
         } else if (va.type < IQM_CUSTOM) {
@@ -381,7 +315,7 @@ static int read_vertex_arrays(iqm_parser *p) {
         for (uint32_t i = 0; i < customs; i++) {
             const vertex_array *va = &custom[i];
             iq_custom_array *ca = &m->custom_arrays[i];
-            size_t bytes = (size_t)n * va->size * component_size[va->format];
+            size_t bytes = (size_t)n * va->size * iqi_component_size[va->format];
             void *copy = iqi_alloc(ctx, bytes ? bytes : 1, 1, "custom array data");
             if (!copy) return 0;
             memcpy(copy, p->d + va->offset, bytes);

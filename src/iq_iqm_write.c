@@ -9,36 +9,26 @@
  * value = offset + u16 * scale, a channel present iff its range > 1e-10, so
  * each decoded channel is within range / 131070 (plus float rounding) of the
  * model's value. Adjacency is kept, or computed the IQM way when the model
- * has none. Bounds are computed for every frame by skinning. */
-#include <stdarg.h>
-#include "iq_internal.h"
+ * has none. Bounds are computed for every frame by skinning. Working memory
+ * comes from an arena with the model's budget, freed in one go; the bytes
+ * themselves are one malloc block for iq_free_bytes. */
+#include "iq_iqm_format.h"
 #include "iq_math.h"
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-
-enum { IQM_POSITION = 0, IQM_TEXCOORD, IQM_NORMAL, IQM_TANGENT, IQM_BLENDINDEXES, IQM_BLENDWEIGHTS, IQM_COLOR, IQM_CUSTOM = 0x10 };
-static const uint8_t component_bytes[9] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
 
 typedef struct out_array { uint32_t type, format, size, offset; const void *data; int kind; } out_array;
 enum { KIND_FLOATS, KIND_BLEND_INDICES, KIND_BLEND_WEIGHTS, KIND_RAW };
 
 typedef struct writer {
     const iq_model *m;
-    iq_error *error;
-    uint8_t *buf;
-    uint64_t size;
+    iqi_ctx ctx;   /* the error and the scratch arena (no model: the writer never warns) */
     char *text;
-    uint64_t text_size;
 } writer;
 
-static int fail(writer *w, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
-static int fail(writer *w, iq_error_code code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    iqi_set_errorv(w->error, code, fmt, ap);
-    va_end(ap);
-    return 0;
+/* Zeroed working memory from the writer's arena, or NULL with 'limit' or 'out_of_memory'. */
+static void *scratch(writer *w, uint64_t count, uint64_t size, const char *what) {
+    return iqi_alloc(&w->ctx, count, size, what);
 }
 
 static void put_u32(uint8_t *p, uint32_t v) { for (int k = 0; k < 4; k++) p[k] = (uint8_t)(v >> (8 * k)); }
@@ -67,40 +57,15 @@ static int cmp_edge(const void *x, const void *y) {
     return a->corner < b->corner ? -1 : a->corner > b->corner;
 }
 
-static uint32_t hash_pos(const float *v) {
-    uint32_t h = 2166136261u;
-    for (int k = 0; k < 3; k++) {
-        float f = v[k] == 0 ? 0.0f : v[k];
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        h = (h ^ u) * 16777619u;
-        h ^= h >> 15;
-    }
-    return h;
-}
-
 static int compute_adjacency(writer *w, uint32_t *adj) {
     const iq_model *m = w->m;
-    uint32_t nv = m->vertex_count, nt = m->triangle_count, cap = 16;
-    while (cap < 2 * (uint64_t)nv) cap *= 2;
-    uint32_t *table = malloc((size_t)cap * 4), *pid = malloc((size_t)nv * 4 + 4);
-    edge_rec *edges = malloc((size_t)nt * 3 * sizeof(edge_rec) + 1);
-    if (!table || !pid || !edges) {
-        free(table); free(pid); free(edges);
-        return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing adjacency");
-    }
-    memset(table, 0xFF, (size_t)cap * 4);
-    for (uint32_t v = 0; v < nv; v++) {
-        const float *p = m->positions + 3 * (size_t)v;
-        uint32_t h = hash_pos(p) & (cap - 1);
-        for (;;) {
-            uint32_t o = table[h];
-            if (o == UINT32_MAX) { table[h] = v; pid[v] = v; break; }
-            const float *q = m->positions + 3 * (size_t)o;
-            if (q[0] == p[0] && q[1] == p[1] && q[2] == p[2]) { pid[v] = pid[o]; break; }
-            h = (h + 1) & (cap - 1);
-        }
-    }
+    uint32_t nv = m->vertex_count, nt = m->triangle_count;
+    uint64_t table_size = iqi_hash_table_size(nv);
+    uint32_t *table = scratch(w, table_size, 4, "adjacency: position table");
+    uint32_t *pid = scratch(w, nv, 4, "adjacency: position ids");
+    edge_rec *edges = scratch(w, 3ull * nt, sizeof(edge_rec), "adjacency: edges");
+    if (!table || !pid || !edges) return 0;
+    iqi_position_ids(m->positions, nv, table, table_size, pid);
     uint32_t n = 0;
     for (uint32_t c = 0; c < 3 * nt; c++) {
         adj[c] = 0xFFFFFFFFu;
@@ -119,44 +84,34 @@ static int compute_adjacency(writer *w, uint32_t *adj) {
         }
         i = j;
     }
-    free(table); free(pid); free(edges);
     return 1;
 }
 
 /* -- Bounds of every frame, by skinning the bind-pose positions. Vertices
  * with the same joints and weights share one blended matrix per frame, so the
  * per-vertex work is one 3x4 transform whatever the number of influences. */
-static uint32_t hash_combo(const uint16_t *idx, const float *w) {
-    uint32_t h = 2166136261u;
-    for (int k = 0; k < 4; k++) {
-        uint32_t u;
-        memcpy(&u, &w[k], 4);
-        h = (h ^ idx[k]) * 16777619u;
-        h = (h ^ u) * 16777619u;
-    }
-    return h ^ (h >> 15);
-}
-
 /* Per vertex: the index of the first vertex with its blend combination. */
-static uint32_t *blend_combos(const iq_model *m, uint32_t *combo_count, uint32_t **representative) {
-    uint32_t nv = m->vertex_count, cap = 16, count = 0;
-    while (cap < 2 * (uint64_t)nv) cap *= 2;
-    uint32_t *table = malloc((size_t)cap * 4), *of = malloc((size_t)nv * 4 + 4), *rep = malloc((size_t)nv * 4 + 4);
-    if (!table || !of || !rep) { free(table); free(of); free(rep); return NULL; }
+static uint32_t *blend_combos(writer *w, uint32_t *combo_count, uint32_t **representative) {
+    const iq_model *m = w->m;
+    uint32_t nv = m->vertex_count, count = 0;
+    uint64_t cap = iqi_hash_table_size(nv);
+    uint32_t *table = scratch(w, cap, 4, "bounds: combination table");
+    uint32_t *of = scratch(w, nv, 4, "bounds: combination per vertex");
+    uint32_t *rep = scratch(w, nv, 4, "bounds: combinations");
+    if (!table || !of || !rep) return NULL;
     memset(table, 0xFF, (size_t)cap * 4); /* holds combo ids */
     for (uint32_t v = 0; v < nv; v++) {
         const uint16_t *idx = m->blend_indices + 4 * (size_t)v;
-        const float *w = m->blend_weights + 4 * (size_t)v;
-        uint32_t h = hash_combo(idx, w) & (cap - 1);
+        const float *wt = m->blend_weights + 4 * (size_t)v;
+        uint64_t h = iqi_hash_influences(idx, wt) & (cap - 1);
         for (;;) {
             uint32_t c = table[h];
             if (c == UINT32_MAX) { table[h] = count; rep[count] = v; of[v] = count++; break; }
             const uint32_t r = rep[c];
-            if (!memcmp(m->blend_indices + 4 * (size_t)r, idx, 8) && !memcmp(m->blend_weights + 4 * (size_t)r, w, 16)) { of[v] = c; break; }
+            if (!memcmp(m->blend_indices + 4 * (size_t)r, idx, 8) && !memcmp(m->blend_weights + 4 * (size_t)r, wt, 16)) { of[v] = c; break; }
             h = (h + 1) & (cap - 1);
         }
     }
-    free(table);
     *combo_count = count;
     *representative = rep;
     return of;
@@ -167,13 +122,11 @@ static int compute_bounds(writer *w, float *out) {
     uint32_t nj = m->joint_count, nv = m->vertex_count, ncombo = 0;
     int skinned = m->blend_indices && m->blend_weights && nj;
     uint32_t *combo = NULL, *rep = NULL;
-    if (skinned && !(combo = blend_combos(m, &ncombo, &rep))) return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing bounds");
-    float *world = malloc((size_t)nj * 12 * sizeof(float) + 4), *skin = malloc((size_t)nj * 12 * sizeof(float) + 4);
-    double *blended = malloc((size_t)ncombo * 12 * sizeof(double) + 8);
-    if (!world || !skin || !blended) {
-        free(world); free(skin); free(blended); free(combo); free(rep);
-        return fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory computing bounds");
-    }
+    if (skinned && !(combo = blend_combos(w, &ncombo, &rep))) return 0;
+    float *world = scratch(w, nj, 12 * sizeof(float), "bounds: world matrices");
+    float *skin = scratch(w, nj, 12 * sizeof(float), "bounds: skin matrices");
+    double *blended = scratch(w, ncombo, 12 * sizeof(double), "bounds: blended matrices");
+    if (!world || !skin || !blended) return 0;
     for (uint32_t f = 0; f < m->frame_count; f++) {
         const iq_transform *locals = m->frame_poses ? m->frame_poses + (size_t)f * nj : NULL;
         for (uint32_t j = 0; j < nj; j++) {
@@ -217,7 +170,6 @@ static int compute_bounds(writer *w, float *out) {
         for (int k = 0; k < 8; k++)
             if (!iqi_finite(b[k])) b[k] = 0; /* extreme poses can overflow; bounds are advisory */
     }
-    free(world); free(skin); free(blended); free(combo); free(rep);
     return 1;
 }
 
@@ -231,9 +183,10 @@ static float channel_value(const iq_transform *t, int k) {
 /* Every frame's rotations, each joint's flipped where needed to stay on the
  * previous frame's hemisphere: the same rotations, smaller channel ranges,
  * finer quantisation. */
-static float *continuous_rotations(const iq_model *m) {
+static float *continuous_rotations(writer *w) {
+    const iq_model *m = w->m;
     uint32_t nj = m->joint_count, nf = m->frame_count;
-    float *q = malloc((size_t)nf * nj * 16 + 16);
+    float *q = scratch(w, (uint64_t)nf * nj, 16, "frames: rotations");
     if (!q) return NULL;
     for (uint32_t f = 0; f < nf; f++)
         for (uint32_t j = 0; j < nj; j++) {
@@ -333,12 +286,9 @@ static uint32_t first_differing_frame(const iq_model *m) {
     return 0;
 }
 
-uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
-    iq_error local;
-    error = iqi_error_reset(error, &local);
-    writer w = {m, error, NULL, 0, NULL, 0};
-    if (size_out) *size_out = 0;
-    if (!m || !size_out) { fail(&w, IQ_ERROR_INVALID_ARGUMENT, "iq_write_iqm needs a model and a size pointer"); return NULL; }
+/* The bytes (malloc'd) and their size, or NULL with w's error set. */
+static uint8_t *write_iqm(writer *w, size_t *size_out) {
+    const iq_model *m = w->m;
     uint32_t nv = m->vertex_count, nt = m->triangle_count, nj = m->joint_count, nf = m->frame_count;
     uint32_t animation_count = m->animation_count;
     /* IQM animates skeletons only: frames without joint poses (MD3 morph
@@ -349,7 +299,7 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     if (nf && !(nj && m->frame_poses)) {
         uint32_t differs = m->frame_positions ? first_differing_frame(m) : 1;
         if (differs) {
-            fail(&w, IQ_ERROR_UNSUPPORTED,
+            iqi_fail(&w->ctx, IQ_ERROR_UNSUPPORTED, -1,
                  "the model's %u frames are vertex (morph) animation (frame %u differs from frame 0); IQM stores skeletal animation only",
                  nf, differs);
             return NULL;
@@ -385,75 +335,80 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
             const iq_custom_array *c = &m->custom_arrays[i];
             arrays[na++] = (out_array){IQM_CUSTOM, (uint32_t)c->format, c->size, 0, c->data, KIND_RAW};
         }
-        if (m->custom_array_count > 64) { fail(&w, IQ_ERROR_LIMIT, "more than 64 custom arrays"); return NULL; }
+        if (m->custom_array_count > 64) { iqi_fail(&w->ctx, IQ_ERROR_LIMIT, -1, "more than 64 custom arrays"); return NULL; }
     }
 
     // Layout
-    uint64_t at = 124, ofs_text = at;
+    uint64_t at = IQM_HEADER_SIZE, ofs_text = at;
     at = align_up(at + text_size, 4);
     uint64_t ofs_meshes = m->mesh_count ? at : 0;
-    at += 24ull * m->mesh_count;
+    at += (uint64_t)IQM_MESH_SIZE * m->mesh_count;
     uint64_t ofs_vertexarrays = na ? at : 0;
-    at += 20ull * na;
+    at += (uint64_t)IQM_VERTEXARRAY_SIZE * na;
     at = align_up(at, 8);
     for (uint32_t i = 0; i < na; i++) {
         at = align_up(at, 8);
         arrays[i].offset = (uint32_t)(at > UINT32_MAX ? 0 : at);
-        at += (uint64_t)nv * arrays[i].size * component_bytes[arrays[i].format];
+        at += (uint64_t)nv * arrays[i].size * iqi_component_size[arrays[i].format];
     }
     at = align_up(at, 4);
     uint64_t ofs_triangles = nt ? at : 0;
-    at += 12ull * nt;
+    at += (uint64_t)IQM_TRIANGLE_SIZE * nt;
     uint64_t ofs_adjacency = nt ? at : 0;
-    at += 12ull * nt;
+    at += (uint64_t)IQM_TRIANGLE_SIZE * nt;
     uint64_t ofs_joints = nj ? at : 0;
-    at += 48ull * nj;
+    at += (uint64_t)IQM_JOINT_SIZE * nj;
     uint32_t num_poses = nf && nj && m->frame_poses ? nj : 0;
     uint64_t ofs_poses = num_poses ? at : 0;
-    at += 88ull * num_poses;
+    at += (uint64_t)IQM_POSE_SIZE * num_poses;
     uint64_t ofs_anims = animation_count ? at : 0;
-    at += 20ull * animation_count;
+    at += (uint64_t)IQM_ANIM_SIZE * animation_count;
 
     channel_info *ch = NULL;
     float *rot = NULL;
     uint64_t channels = 0;
     if (num_poses) {
-        ch = calloc(nj, sizeof *ch);
-        rot = continuous_rotations(m);
-        if (!ch || !rot) { free(ch); free(rot); fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory planning frames"); return NULL; }
+        ch = scratch(w, nj, sizeof *ch, "frames: channels");
+        rot = ch ? continuous_rotations(w) : NULL;
+        if (!rot) return NULL;
         channels = plan_channels(m, rot, ch);
     }
     uint64_t frame_values = channels * nf;
     uint64_t ofs_frames = frame_values ? at : 0;
     at += align_up(frame_values, 2) * 2;
     uint64_t ofs_bounds = nf && nv ? at : 0;
-    at += nf && nv ? 32ull * nf : 0;
+    at += nf && nv ? (uint64_t)IQM_BOUNDS_SIZE * nf : 0;
     uint64_t ofs_comment = m->comment_size ? at : 0;
     at += m->comment_size;
     at = align_up(at, 4);
     uint64_t ofs_extensions = m->extension_count ? at : 0;
-    at += 16ull * m->extension_count;
-    uint64_t *ext_data = m->extension_count ? calloc(m->extension_count, sizeof *ext_data) : NULL;
-    for (uint32_t i = 0; ext_data && i < m->extension_count; i++) {
+    at += (uint64_t)IQM_EXTENSION_SIZE * m->extension_count;
+    uint64_t *ext_data = scratch(w, m->extension_count, sizeof *ext_data, "extensions");
+    if (!ext_data) return NULL;
+    for (uint32_t i = 0; i < m->extension_count; i++) {
         ext_data[i] = m->extensions[i].size ? at : 0;
         at += m->extensions[i].size;
     }
-    if (at > UINT32_MAX || channels > UINT32_MAX || (m->extension_count && !ext_data)) {
-        free(ch); free(rot); free(ext_data);
-        fail(&w, at > UINT32_MAX ? IQ_ERROR_LIMIT : IQ_ERROR_OUT_OF_MEMORY, "the IQM file would be over 4 GiB");
+    if (at > UINT32_MAX || channels > UINT32_MAX) {
+        iqi_fail(&w->ctx, IQ_ERROR_LIMIT, -1, "the IQM file would be over 4 GiB");
         return NULL;
     }
-    uint8_t *b = calloc(1, (size_t)at);
-    w.text = b ? (char *)b + ofs_text : NULL;
-    if (!b) { free(ch); free(rot); free(ext_data); fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the IQM bytes"); return NULL; }
+    /* Computed before the output exists, so a failure frees only the arena. */
+    uint32_t *adj = nt && !m->adjacency ? scratch(w, nt, 3 * sizeof(uint32_t), "adjacency") : NULL;
+    if (nt && !m->adjacency && (!adj || !compute_adjacency(w, adj))) return NULL;
+    float *bounds = ofs_bounds ? scratch(w, nf, 8 * sizeof(float), "bounds") : NULL;
+    if (ofs_bounds && (!bounds || !compute_bounds(w, bounds))) return NULL;
+    uint8_t *b = iqi_calloc(1, (size_t)at);
+    if (!b) { iqi_fail(&w->ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for the IQM bytes"); return NULL; }
+    w->text = (char *)b + ofs_text;
 
     // Text and meshes
     uint64_t tpos = 1;
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const iq_mesh *mesh = &m->meshes[i];
         uint8_t *r = b + ofs_meshes + 24ull * i;
-        put_u32(r, text_add(&w, &tpos, mesh->name));
-        put_u32(r + 4, text_add(&w, &tpos, mesh->material));
+        put_u32(r, text_add(w, &tpos, mesh->name));
+        put_u32(r + 4, text_add(w, &tpos, mesh->material));
         put_u32(r + 8, mesh->first_vertex);
         put_u32(r + 12, mesh->vertex_count);
         put_u32(r + 16, mesh->first_triangle);
@@ -469,7 +424,7 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
         if (a->kind == KIND_RAW) { /* a custom array: named in the text table */
             const char *name = m->custom_arrays[custom_index++].name;
             size_t n = strlen(name) + 1;
-            memcpy(w.text + tpos, name, n);
+            memcpy(w->text + tpos, name, n);
             type = IQM_CUSTOM + (uint32_t)tpos;
             tpos += n;
         }
@@ -490,29 +445,22 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
         } else if (a->kind == KIND_BLEND_WEIGHTS) {
             for (uint32_t v = 0; v < nv; v++) quantise_weights(m->blend_weights + 4 * (size_t)v, d + 4 * (size_t)v);
         } else {
-            memcpy(d, a->data, (size_t)nv * a->size * component_bytes[a->format]);
+            memcpy(d, a->data, (size_t)nv * a->size * iqi_component_size[a->format]);
         }
     }
 
     // Triangles and adjacency
     for (uint64_t k = 0; k < 3ull * nt; k++) put_u32(b + ofs_triangles + 4 * k, m->indices[k]);
     if (nt) {
-        uint32_t *adj = m->adjacency ? NULL : malloc((size_t)nt * 12);
-        if (!m->adjacency && (!adj || !compute_adjacency(&w, adj))) {
-            if (!adj) fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for adjacency");
-            free(adj); free(b); free(ch); free(rot); free(ext_data);
-            return NULL;
-        }
         const uint32_t *src = m->adjacency ? m->adjacency : adj;
         for (uint64_t k = 0; k < 3ull * nt; k++) put_u32(b + ofs_adjacency + 4 * k, src[k]);
-        free(adj);
     }
 
     // Joints, poses, anims, frames
     for (uint32_t j = 0; j < nj; j++) {
         const iq_joint *jt = &m->joints[j];
         uint8_t *r = b + ofs_joints + 48ull * j;
-        put_u32(r, text_add(&w, &tpos, jt->name));
+        put_u32(r, text_add(w, &tpos, jt->name));
         put_u32(r + 4, (uint32_t)jt->parent);
         for (int k = 0; k < 3; k++) put_f32(r + 8 + 4 * k, jt->bind.translate[k]);
         for (int k = 0; k < 4; k++) put_f32(r + 20 + 4 * k, jt->bind.rotate[k]);
@@ -530,49 +478,68 @@ uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
     for (uint32_t i = 0; i < animation_count; i++) {
         const iq_animation *an = &m->animations[i];
         uint8_t *r = b + ofs_anims + 20ull * i;
-        put_u32(r, text_add(&w, &tpos, an->name));
+        put_u32(r, text_add(w, &tpos, an->name));
         put_u32(r + 4, an->first_frame);
         put_u32(r + 8, an->frame_count);
         put_f32(r + 12, an->framerate);
         put_u32(r + 16, an->flags);
     }
     if (frame_values) write_frames(m, rot, ch, b + ofs_frames);
-    free(ch);
-    free(rot);
 
     // Bounds, comment, extensions
-    if (ofs_bounds) {
-        float *bounds = malloc((size_t)nf * 32);
-        if (!bounds || !compute_bounds(&w, bounds)) {
-            if (!bounds) fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for bounds");
-            free(bounds); free(b); free(ext_data);
-            return NULL;
-        }
+    if (ofs_bounds)
         for (uint64_t k = 0; k < 8ull * nf; k++) put_f32(b + ofs_bounds + 4 * k, bounds[k]);
-        free(bounds);
-    }
     if (m->comment_size) memcpy(b + ofs_comment, m->comment, m->comment_size);
     for (uint32_t i = 0; i < m->extension_count; i++) {
         const iq_extension *e = &m->extensions[i];
         uint8_t *r = b + ofs_extensions + 16ull * i;
-        put_u32(r, text_add(&w, &tpos, e->name));
+        put_u32(r, text_add(w, &tpos, e->name));
         put_u32(r + 4, e->size);
         put_u32(r + 8, (uint32_t)ext_data[i]);
         put_u32(r + 12, i + 1 < m->extension_count ? (uint32_t)(ofs_extensions + 16ull * (i + 1)) : 0);
         if (e->size) memcpy(b + ext_data[i], e->data, e->size);
     }
-    free(ext_data);
 
     // Header
-    memcpy(b, "INTERQUAKEMODEL", 16);
-    uint32_t header[27] = {2, (uint32_t)at, 0, (uint32_t)text_size, (uint32_t)ofs_text, m->mesh_count, (uint32_t)ofs_meshes,
-                           na, nv, (uint32_t)ofs_vertexarrays, nt, (uint32_t)ofs_triangles, (uint32_t)ofs_adjacency,
-                           nj, (uint32_t)ofs_joints, num_poses, (uint32_t)ofs_poses, animation_count, (uint32_t)ofs_anims,
-                           nf, (uint32_t)channels, (uint32_t)ofs_frames, (uint32_t)ofs_bounds, m->comment_size,
-                           (uint32_t)ofs_comment, m->extension_count, (uint32_t)ofs_extensions};
-    for (int k = 0; k < 27; k++) put_u32(b + 16 + 4 * k, header[k]);
+    iqm_header h = {
+        .version = IQM_VERSION, .filesize = (uint32_t)at,
+        .num_text = (uint32_t)text_size, .ofs_text = (uint32_t)ofs_text,
+        .num_meshes = m->mesh_count, .ofs_meshes = (uint32_t)ofs_meshes,
+        .num_vertexarrays = na, .num_vertexes = nv, .ofs_vertexarrays = (uint32_t)ofs_vertexarrays,
+        .num_triangles = nt, .ofs_triangles = (uint32_t)ofs_triangles, .ofs_adjacency = (uint32_t)ofs_adjacency,
+        .num_joints = nj, .ofs_joints = (uint32_t)ofs_joints,
+        .num_poses = num_poses, .ofs_poses = (uint32_t)ofs_poses,
+        .num_anims = animation_count, .ofs_anims = (uint32_t)ofs_anims,
+        .num_frames = nf, .num_framechannels = (uint32_t)channels, .ofs_frames = (uint32_t)ofs_frames,
+        .ofs_bounds = (uint32_t)ofs_bounds,
+        .num_comment = m->comment_size, .ofs_comment = (uint32_t)ofs_comment,
+        .num_extensions = m->extension_count, .ofs_extensions = (uint32_t)ofs_extensions,
+    };
+    iqi_iqm_header_write(b, &h);
     *size_out = (size_t)at;
     return b;
 }
 
-void iq_free_bytes(void *bytes) { free(bytes); }
+uint8_t *iq_write_iqm(const iq_model *m, size_t *size_out, iq_error *error) {
+    iq_error local;
+    error = iqi_error_reset(error, &local);
+    if (size_out) *size_out = 0;
+    if (!m || !size_out) {
+        iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "iq_write_iqm needs a model and a size pointer");
+        return NULL;
+    }
+    /* Working memory may be as large as what the model was allowed to load with. */
+    const iqi_arena *model_arena = m->internal;
+    iqi_arena arena = {NULL, 0, IQI_DEFAULT_MAX_MEMORY};
+    if (model_arena && model_arena->budget > arena.budget) arena.budget = model_arena->budget;
+    writer w;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.ctx.error = error;
+    w.ctx.arena = &arena;
+    uint8_t *bytes = write_iqm(&w, size_out);
+    iqi_arena_free(&arena);
+    return bytes;
+}
+
+void iq_free_bytes(void *bytes) { iqi_free(bytes); }

@@ -229,7 +229,7 @@ iq_image *iq_decode_tga(const void *data, size_t size, const iq_limits *limits, 
         iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "data is NULL");
         return NULL;
     }
-    iqi_arena *arena = calloc(1, sizeof *arena);
+    iqi_arena *arena = iqi_calloc(1, sizeof *arena);
     if (!arena) {
         iqi_set_error(error, IQ_ERROR_OUT_OF_MEMORY, "out of memory");
         return NULL;
@@ -267,7 +267,7 @@ iq_image *iq_decode_tga(const void *data, size_t size, const iq_limits *limits, 
     }
     if (!ok) {
         iqi_arena_free(arena);
-        free(arena);
+        iqi_free(arena);
         return NULL;
     }
     return image;
@@ -277,5 +277,5 @@ void iq_image_free(iq_image *image) {
     if (!image) return;
     iqi_arena *arena = image->internal;
     iqi_arena_free(arena); /* the image itself lives in the arena */
-    free(arena);
+    iqi_free(arena);
 }
