@@ -435,6 +435,12 @@ export interface Archive {
   entry(path: string): ArchiveEntry | null;
   /** A fresh copy of the file's bytes, or null when absent; throws on an unreadable entry. */
   read(path: string, options?: { use?: ArchiveUse; maxSize?: number; maxRatio?: number }): Uint8Array | null;
+  /**
+   * The first n bytes (all of them when shorter; a fresh copy), or null when absent: a stored entry
+   * copies only those, a deflated one inflates until n bytes came out. read()'s caps and refusals
+   * apply; the CRC-32 (of the whole entry) is only checked by read().
+   */
+  peek(path: string, n: number, options?: { use?: ArchiveUse; maxSize?: number; maxRatio?: number }): Uint8Array | null;
   /** The caps by use this archive reads with. */
   readonly limits: Record<ArchiveUse, UseLimit>;
   /** Lets go of the archive's bytes (JS memory: dropping the Archive does the same); it then holds no files. */

@@ -347,6 +347,71 @@ test('a lower.md3 that is not an MD3 is refused by its magic before lib.load cop
     (e) => e.code === 'limit' && e.file === 'upper.md3' && /at most 1048576/.test(e.message));
 });
 
+test('a 64 MiB lower.md3 that is not an MD3 is refused on a peek at its magic, never read whole', async () => {
+  // stored (the CRC is right: only the magic is wrong), and deflated with a CRC of 0: a whole read
+  // would compute the CRC and say bad_checksum, a peek never gets there
+  const junk = new Uint8Array(64 << 20).fill(0x41); // exactly limits.model.maxSize
+  const zeros = zeroStream(64 << 20, { level: 1, chunk: 16 << 20 }); // 229:1, under the model's 256:1
+  for (const [how, entry, shown] of [['stored', { data: junk, compressed: junk, method: 0 }, 'AAAA'],
+    ['deflated', { compressed: zeros, method: 8, size: 64 << 20, crc: 0 }, '\\u0000\\u0000\\u0000\\u0000']]) {
+    const archive = await iq.openArchive(playerZip('lower.md3', entry));
+    const reads = [];
+    const read = archive.read.bind(archive);
+    archive.read = (path, options) => { reads.push(path); return read(path, options); };
+    const m = await measured(() => iq.loadPlayer(archive));
+    assert.ok(m.error?.code === 'unknown_format' && m.error.file === `${P}/lower.md3` && m.error.message.includes(`"${shown}", not "IDP3"`),
+      `${how}: ${m.error}`);
+    assert.deepEqual(reads, [], `${how}: read() was called for ${reads}`);
+    assert.equal(m.heapGrew, 0, how);
+    fast(m, `${how} 64 MiB non-MD3`);
+  }
+});
+
+test('peek(path, n): the first n bytes as read() has them, stored or deflated, under the same caps and refusals', async () => {
+  const text = 'IDP3 and then some more text '.repeat(2000);
+  const zeros = new Uint8Array(8 << 20);
+  const packed = new Uint8Array(deflateRawSync(zeros, { level: 9 }));
+  const archive = await iq.openArchive(buildZip([
+    { name: 'a/stored.md3', data: text },
+    { name: 'a/deflated.md3', data: text, deflate: true },
+    { name: 'empty', data: '', deflate: true },
+    { name: 'short', data: 'hello', method: 8, size: 100, crc: 0, compressed: new Uint8Array(deflateRawSync(Buffer.from('hello'))) },
+    { name: 'liar', compressed: packed, method: 8, size: 1000, crc: 0 },
+    { name: 'zeros', data: zeros, compressed: packed, method: 8 }, // ~1027:1
+    { name: 'corrupt', data: 'x'.repeat(100), method: 8, compressed: new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff]) },
+    { name: 'bzip2', data: 'abc', method: 12 },
+    { name: 'secret', data: 'abc', flags: 1 },
+  ]).bytes, { maxRatio: 1100 });
+  const whole = new TextEncoder().encode(text);
+  for (const path of ['a/stored.md3', 'A\\Deflated.MD3']) {
+    for (const n of [0, 1, 4, 16, 5000, whole.length, whole.length + 10]) {
+      const head = archive.peek(path, n);
+      assert.ok(head instanceof Uint8Array, path);
+      assert.deepEqual([...head], [...whole.subarray(0, n)], `${path}, ${n}`);
+    }
+  }
+  // a fresh copy: changing it changes neither the archive nor a later read
+  archive.peek('a/stored.md3', 4).fill(0);
+  assert.equal(new TextDecoder().decode(archive.peek('a/stored.md3', 4)), 'IDP3');
+  assert.equal(archive.peek('a/nothing.md3', 4), null);
+  assert.equal(archive.peek('empty', 4).length, 0);
+  // caps first, as read(): by use or by option
+  assert.throws(() => archive.peek('a/stored.md3', 4, { use: 'skin', maxSize: 1000 }), (e) => e.code === 'limit' && /at most 1000/.test(e.message));
+  assert.throws(() => archive.peek('zeros', 4, { use: 'model' }), (e) => e.code === 'limit' && /ratio over 256:1/.test(e.message));
+  assert.deepEqual([...archive.peek('zeros', 4, { use: 'texture', maxRatio: 1100 })], [0, 0, 0, 0]);
+  assert.throws(() => archive.peek('a/stored.md3', 4, { use: 'sound' }), (e) => e.code === 'invalid_argument' && /peek\(\): no use 'sound'/.test(e.message));
+  for (const n of [-1, 1.5, NaN, '4', undefined]) {
+    assert.throws(() => archive.peek('a/stored.md3', n), (e) => e.code === 'invalid_argument', String(n));
+  }
+  // the stream: past its declared size, shorter than asked and declared, corrupt
+  assert.throws(() => archive.peek('liar', 4), (e) => e.code === 'limit' && /past its declared 1000 bytes/.test(e.message));
+  assert.equal(new TextDecoder().decode(archive.peek('short', 3)), 'hel');
+  assert.throws(() => archive.peek('short', 50), (e) => e.code === 'bad_deflate' && /inflated to 5 bytes, the directory says 100/.test(e.message));
+  assert.throws(() => archive.peek('corrupt', 4), (e) => e.code === 'bad_deflate' && e.file === 'corrupt');
+  assert.throws(() => archive.peek('bzip2', 1), (e) => e.code === 'unsupported' && /method 12 \(bzip2\)/.test(e.message));
+  assert.throws(() => archive.peek('secret', 1), (e) => e.code === 'unsupported' && /encrypted/.test(e.message));
+});
+
 test('a 1 GiB animation.cfg fails on its declared size (19998 bytes, as cgame) before inflating', async () => {
   const archive = await iq.openArchive(playerZip('animation.cfg', gibEntry(bomb229)));
   const m = await measured(() => iq.loadPlayer(archive));

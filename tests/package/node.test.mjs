@@ -102,3 +102,15 @@ for (const script of ['ssr.mjs', 'ssr.cjs']) {
     assert.equal(out.customElements, 'undefined', 'no element registry appeared');
   });
 }
+
+test('the command line as installed: node_modules/.bin/interquake runs info, and validate on a worker (bin/cli/ is packed)', async () => {
+  const cli = join(app.dir, 'node_modules', '.bin', 'interquake');
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+  assert.equal((await run(cli, ['--version'], { cwd: app.dir })).stdout.trim(), `interquake ${pkg.version}`);
+  const info = JSON.parse((await run(cli, ['info', DEMO, '--json'], { cwd: app.dir })).stdout);
+  assert.equal(info.kind, 'model');
+  assert.equal(info.vertexCount, expected);
+  const validate = JSON.parse((await run(cli, ['validate', DEMO, '--json', '--workers', '1'], { cwd: app.dir })).stdout);
+  assert.deepEqual([validate.summary.files, validate.summary.ok, validate.summary.workers], [1, 1, 1]);
+  assert.equal(validate.items[0].ok, true);
+});

@@ -3,7 +3,8 @@
 // are inflated here with fflate (loaded on first need, so stored-only archives and
 // pages that never open an archive do not pay for it) and checked against their
 // CRC-32. Paths match case-insensitively with '\' read as '/', as Quake 3 does.
-// read(path, { use }) caps an entry by what it is for (USE_LIMITS) before inflating.
+// read(path, { use }) caps an entry by what it is for (USE_LIMITS) before inflating; peek(path, n)
+// gives its first bytes (a magic number) without reading it whole.
 
 import { InterquakeError, decodeLatin1 } from '../core/wasm.js';
 import { disposeSymbol } from '../core/model.js';
@@ -18,6 +19,8 @@ const METHOD_NAMES = {
 const INFLATE_STEP_MIN = 4096;
 const INFLATE_STEP_MAX = 65536;
 const MiB = 1 << 20;
+// Compressed bytes per push when only the start of an entry is wanted (peek).
+const PEEK_STEP = 1024;
 
 /**
  * What read(path, { use }) accepts for each use: the largest declared size and the highest
@@ -266,29 +269,11 @@ export class Archive {
    * declared size), 'unsupported' (method or encryption), 'bad_deflate', 'bad_checksum'.
    */
   read(path, options = {}) {
-    const e = this._index.get(pathKey(path));
+    const e = this._readable(path, options, 'read()');
     if (!e) return null;
     const file = e.path;
-    const { use } = options;
-    if (use !== undefined || options.maxSize !== undefined || options.maxRatio !== undefined) {
-      if (use !== undefined && !this.limits[use]) {
-        throw new InterquakeError('invalid_argument', `read(): no use '${use}' (${Object.keys(this.limits).join(', ')})`, { file });
-      }
-      const caps = { maxSize: Infinity, maxRatio: Infinity, ...this.limits[use] };
-      if (options.maxSize !== undefined) caps.maxSize = options.maxSize;
-      if (options.maxRatio !== undefined) caps.maxRatio = options.maxRatio;
-      checkUse(file, use ?? 'requested', caps, e.size, e.method === 8 ? e.compressedSize : null);
-    }
-    if (e.flags & 1) throw new InterquakeError('unsupported', `${file}: the entry is encrypted`, { file });
     const data = this._bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize);
-    let out;
-    if (e.method === 0) out = data.slice();
-    else if (e.method === 8) out = inflateEntry(this._inflater, data, e.size, file);
-    else {
-      const method = METHOD_NAMES[e.method] ? ` (${METHOD_NAMES[e.method]})` : '';
-      throw new InterquakeError('unsupported',
-        `${file}: compression method ${e.method}${method}; only stored (0) and deflate (8) are read`, { file });
-    }
+    const out = e.method === 0 ? data.slice() : inflateEntry(this._inflater, data, e.size, file);
     const crc = crc32(out);
     if (crc !== e.crc32) {
       throw new InterquakeError('bad_checksum',
@@ -296,6 +281,47 @@ export class Archive {
         { file });
     }
     return out;
+  }
+
+  /**
+   * The first n bytes of path (all of it when shorter; a fresh copy), or null when the archive has
+   * no such file: what a file is, told without reading it whole. A stored entry copies those bytes
+   * only; a deflated one is inflated until n bytes came out. The same options and refusals as
+   * read() apply first; the CRC-32 covers the whole entry, so only read() checks it.
+   */
+  peek(path, n, options = {}) {
+    if (!Number.isSafeInteger(n) || n < 0) {
+      throw new InterquakeError('invalid_argument', `peek(): n must be a whole number of bytes, not ${n}`, { file: String(path) });
+    }
+    const e = this._readable(path, options, 'peek()');
+    if (!e) return null;
+    const want = Math.min(n, e.size);
+    if (e.method === 0) return this._bytes.slice(e.dataOffset, e.dataOffset + Math.min(want, e.compressedSize));
+    return inflatePrefix(this._inflater, this._bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize), want, e.size, e.path);
+  }
+
+  // The entry of path once its caps, encryption and method allow reading it; null when absent.
+  _readable(path, options, what) {
+    const e = this._index.get(pathKey(path));
+    if (!e) return null;
+    const file = e.path;
+    const { use } = options;
+    if (use !== undefined || options.maxSize !== undefined || options.maxRatio !== undefined) {
+      if (use !== undefined && !this.limits[use]) {
+        throw new InterquakeError('invalid_argument', `${what}: no use '${use}' (${Object.keys(this.limits).join(', ')})`, { file });
+      }
+      const caps = { maxSize: Infinity, maxRatio: Infinity, ...this.limits[use] };
+      if (options.maxSize !== undefined) caps.maxSize = options.maxSize;
+      if (options.maxRatio !== undefined) caps.maxRatio = options.maxRatio;
+      checkUse(file, use ?? 'requested', caps, e.size, e.method === 8 ? e.compressedSize : null);
+    }
+    if (e.flags & 1) throw new InterquakeError('unsupported', `${file}: the entry is encrypted`, { file });
+    if (e.method !== 0 && e.method !== 8) {
+      const method = METHOD_NAMES[e.method] ? ` (${METHOD_NAMES[e.method]})` : '';
+      throw new InterquakeError('unsupported',
+        `${file}: compression method ${e.method}${method}; only stored (0) and deflate (8) are read`, { file });
+    }
+    return e;
   }
 }
 
@@ -327,6 +353,38 @@ function inflateEntry(fflate, data, size, file) {
   }
   if (at !== size) {
     throw new InterquakeError('bad_deflate', `${file}: inflated to ${at} bytes, the directory says ${size}`, { file });
+  }
+  return out;
+}
+
+// Inflates until `want` bytes came out, PEEK_STEP compressed bytes a push (one push yields at
+// most ~1 MiB), and stops there; like inflateEntry, a stream that outgrows its declared size stops.
+function inflatePrefix(fflate, data, want, size, file) {
+  const out = new Uint8Array(want);
+  if (want === 0) return out;
+  let at = 0;
+  let produced = 0;
+  let done = false;
+  const inflater = new fflate.Inflate((chunk, final) => {
+    produced += chunk.length;
+    if (produced > size) {
+      throw new InterquakeError('limit', `${file}: inflates past its declared ${size} bytes (a zip bomb?)`, { file });
+    }
+    const take = Math.min(chunk.length, want - at);
+    if (take > 0) out.set(chunk.subarray(0, take), at);
+    at += take;
+    if (final) done = true;
+  });
+  try {
+    for (let i = 0; i < data.length && at < want && !done; i += PEEK_STEP) {
+      inflater.push(data.subarray(i, i + PEEK_STEP), i + PEEK_STEP >= data.length);
+    }
+  } catch (err) {
+    if (err instanceof InterquakeError) throw err;
+    throw new InterquakeError('bad_deflate', `${file}: the deflate data is corrupt (${err.message})`, { file });
+  }
+  if (at < want) {
+    throw new InterquakeError('bad_deflate', `${file}: inflated to ${produced} bytes, the directory says ${size}`, { file });
   }
   return out;
 }

@@ -21,6 +21,7 @@ const LOOKUP_EXTENSIONS = IMAGE_EXTENSIONS.filter((e) => e !== 'jpeg').map((e) =
 function fileSource(files, player, overrides) {
   let locate;
   let load;
+  let head;
   let paths;
   let limits;
   if (files instanceof Archive) {
@@ -31,6 +32,7 @@ function fileSource(files, player, overrides) {
       return entry ? entry.path : null;
     };
     load = (path, use) => files.read(path, use ? { use, ...limits[use] } : {});
+    head = (path, n, use) => files.peek(path, n, { use, ...limits[use] });
     paths = files.files;
   } else if (files && typeof files === 'object') {
     const index = new Map();
@@ -46,6 +48,7 @@ function fileSource(files, player, overrides) {
       if (use) checkUse(file.path, use, limits[use], file.bytes.length);
       return file.bytes;
     };
+    head = (path, n, use) => load(path, use).subarray(0, n);
     paths = [...index.values()].map((f) => f.path);
   } else {
     throw new InterquakeError('invalid_argument', 'loadPlayer() takes an archive from openArchive() or an object of path -> bytes');
@@ -69,7 +72,14 @@ function fileSource(files, player, overrides) {
     const file = find(path);
     return file ? { path: file.path, bytes: load(file.path, use) } : null;
   };
-  return { find, read, folder, info, limits, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
+  // A model's file, refused by its magic before it is read whole (or copied anywhere).
+  const readModel = (path) => {
+    const file = find(path);
+    if (!file) return null;
+    checkPartMagic(file.path, head(file.path, 16, 'model')); // 16: the longest magic, IQM's
+    return { path: file.path, bytes: load(file.path, 'model') };
+  };
+  return { find, read, readModel, folder, info, limits, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
 }
 
 // Weapons as cgame registers them: models/weapons2/<name>/<name>.md3 (CG_RegisterWeapon's
@@ -101,7 +111,8 @@ export function weaponFiles(spec) {
   return { main, barrel: `${stem}_barrel.md3`, flash: `${stem}_flash.md3`, hand: `${stem}_hand.md3` };
 }
 
-// What a part file must start with to be handed to lib.load (which copies it into the heap).
+// What a part file must start with to be read and handed to lib.load (which copies it into the
+// heap); checked on the file's first bytes (Archive.peek), before the rest is read.
 const PART_MAGIC = { '.md3': 'IDP3', '.iqm': 'INTERQUAKEMODEL\0' };
 
 /** Throws 'unknown_format' unless bytes start with the magic their extension promises. */
@@ -181,7 +192,7 @@ function fractionalFrame({ from, to, lerp }) {
 /** Assembles a Quake 3 player. See Interquake.loadPlayer. */
 export function loadPlayer(lib, files, options = {}) {
   const source = fileSource(files, options.player, options.limits);
-  const { find, read, folder, info } = source;
+  const { find, read, readModel, folder, info } = source;
   const warnings = [];
   const missing = new Set();
   const where = (name) => (folder ? `${folder}/${name}` : name);
@@ -201,7 +212,7 @@ export function loadPlayer(lib, files, options = {}) {
       const levels = [...new Set([lod, 0, 1, 2, 3, 4])];
       for (const level of levels) {
         const suffix = level ? `_${level}` : '';
-        file = read(`${part}${suffix}.md3`, 'model') || read(`${part}${suffix}.iqm`, 'model');
+        file = readModel(`${part}${suffix}.md3`) || readModel(`${part}${suffix}.iqm`);
         if (file) {
           if (level !== lod) {
             warnings.push({ code: 'repaired', message: `${part}${lod ? `_${lod}` : ''}.md3 is missing; using ${file.path.slice(file.path.lastIndexOf('/') + 1)}` });
@@ -211,7 +222,6 @@ export function loadPlayer(lib, files, options = {}) {
         if (level === lod && lod) missing.add(where(`${part}_${level}.md3`));
       }
       if (!file) throw new InterquakeError('missing_file', `${where(`${part}.md3`)} is missing`, { file: where(`${part}.md3`) });
-      checkPartMagic(file.path, file.bytes);
       const model = lib.load(file.bytes, { name: file.path });
       loaded.push(model);
       parts[part] = { path: file.path, model };
@@ -221,9 +231,8 @@ export function loadPlayer(lib, files, options = {}) {
       let path = options.weaponPath;
       if (typeof model === 'string') {
         const names = weaponFiles(model);
-        const file = read(names.main, 'model') || read(model, 'model');
+        const file = readModel(names.main) || readModel(model);
         if (!file) throw new InterquakeError('missing_file', `weapon ${names.main} is missing`, { file: names.main });
-        checkPartMagic(file.path, file.bytes);
         path = file.path;
         model = lib.load(file.bytes, { name: path });
         loaded.push(model);
@@ -231,9 +240,8 @@ export function loadPlayer(lib, files, options = {}) {
         // hand model is only drawn in the first-person view (CG_AddViewWeapon): its path is kept.
         const more = weaponFiles(path);
         for (const extra of ['barrel', 'flash']) {
-          const f = read(more[extra], 'model');
+          const f = readModel(more[extra]);
           if (!f) continue;
-          checkPartMagic(f.path, f.bytes);
           const m = lib.load(f.bytes, { name: f.path });
           loaded.push(m);
           parts[extra] = { path: f.path, model: m };
