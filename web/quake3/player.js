@@ -366,11 +366,8 @@ export function loadPlayer(lib, files, options = {}) {
     }
     return images;
   };
-  // The image a plain draw of a block shows: its first stage with an image that exists.
-  const blockTexture = (block, images) => {
-    for (const stage of block.stages) if (stage.map === 'image' && images[stage.images[0]]) return images[stage.images[0]];
-    return null;
-  };
+  // The image a plain draw of a block shows: the first of its stage images that exists.
+  const blockTexture = (images) => Object.values(images).find(Boolean) ?? null;
 
   const resolveSkin = (skin) => {
     const byPart = skin ? parseSkinFor(skin) : {};
@@ -388,7 +385,7 @@ export function loadPlayer(lib, files, options = {}) {
         const shader = fromSkin ? entry.shader : shaders[0] || '';
         const script = shader ? findShader(shader) : null;
         const images = script ? scriptImages(script) : null;
-        const texture = script ? blockTexture(script, images) : shader ? resolveTexture(shader) : null;
+        const texture = script ? blockTexture(images) : shader ? resolveTexture(shader) : null;
         // A surface without triangles is never drawn: its texture is not missing. A name a script
         // defines is not missing either; the images its stages name may be.
         if (mesh.triangleCount > 0) {
