@@ -186,3 +186,37 @@ test('translucent surfaces are drawn in the order of their sort values, not the 
   assert.ok(r.blueLast[2] > 100 && r.blueLast[0] < 80 && r.blueLast[0] > 40, `blue drawn last: ${r.blueLast}`);
   assert.deepEqual(browser.errors, []);
 });
+
+test('the one-file bundle fetches interquake-shaders.min.js only for a model with script blocks', { timeout: 120000 }, async () => {
+  const p = await browser.newPage();
+  const scripts = [];
+  p.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname); });
+  const url = `${browser.base}iq-shaders-bundle.html`;
+  await p.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><html><head>
+    <link rel="icon" href="data:,"><script type="module" src="interquake-viewer.min.js"></script></head><body>
+    <interquake-viewer background="black" style="width:120px;height:120px;display:block"></interquake-viewer></body></html>` }));
+  await p.goto(url);
+  const files = (script) => ({ 'models/t/q.md3': md3(quadSurface('q', 'models/t/q')), 'models/t/q.tga': GREY, ...script });
+  const r = await p.evaluate(async ([plain, scripted]) => {
+    await customElements.whenDefined('interquake-viewer');
+    const v = document.querySelector('interquake-viewer');
+    const bytes = (f) => Object.fromEntries(Object.entries(f).map(([k, a]) => [k, typeof a === 'string' ? new TextEncoder().encode(a) : new Uint8Array(a)]));
+    const read = async () => {
+      v.renderFrame(0);
+      const bitmap = await createImageBitmap(await v.toBlob());
+      const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+      g.drawImage(bitmap, 0, 0);
+      const d = g.getImageData(bitmap.width >> 1, bitmap.height >> 1, 1, 1).data;
+      return [d[0], d[1], d[2]];
+    };
+    await v.load(bytes(plain));
+    const before = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((n) => n.endsWith('.js'));
+    await v.load(bytes(scripted));
+    return { before, centre: await read() };
+  }, [files({}), files({ 'scripts/t.shader': 'models/t/q\n{\n { map $whiteimage\n rgbGen const ( 0 1 0 )\n }\n}\n' })]);
+  assert.deepEqual(r.before, ['/interquake-viewer.min.js'], 'a plain model fetches no drawer');
+  assert.deepEqual(scripts, ['/interquake-viewer.min.js', '/interquake-shaders.min.js']);
+  assert.ok(r.centre[1] > 240 && r.centre[0] < 10 && r.centre[2] < 10, `the bundled drawer draws the stage (${r.centre})`);
+  assert.deepEqual(browser.errors, []);
+  await p.close();
+});
