@@ -94,23 +94,28 @@ build_demo() {
   fi
 }
 
-# The element's modules as a page loads them unbundled: web/*.js and web/viewer/*.js.
-viewer_modules() { find web -maxdepth 2 -name '*.js' ! -name '*.min.js' ! -name '*-embedded.js' ! -path 'web/demo/*' | sort; }
+# The element's modules as a page loads them unbundled: web/*.js and web/viewer/*.js, less the
+# shader-script drawer (fetched only for a model with script blocks).
+viewer_modules() { find web -maxdepth 2 -name '*.js' ! -name '*.min.js' ! -name '*-embedded.js' ! -path 'web/demo/*' ! -name shaderdraw.js | sort; }
 
 # The element as one minified file (web/interquake-viewer.min.js: the element, renderer, UI and JS
 # API bundled by esbuild; it loads interquake.wasm from beside itself). Needs the npm packages.
 build_viewer_bundle() {
   local out=web/interquake-viewer.min.js
   mapfile -t modules < <(viewer_modules)
-  if ! stale "$out" "${modules[@]}" build.sh; then return 0; fi
+  if ! stale "$out" "${modules[@]}" build.sh && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh; then return 0; fi
   if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
-  log "esbuild -> $out, web/interquake-inflate.min.js"
+  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js"
   # fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
   # back to interquake-inflate.min.js beside it (fflate's Inflate alone, loaded on the first .pk3).
   node_modules/.bin/esbuild web/interquake-viewer.js --bundle --minify --format=esm --log-level=warning \
     --external:fflate --legal-comments=none --sourcemap --outfile="$out"
   node_modules/.bin/esbuild web/core/inflate.js --bundle --minify --format=esm --log-level=warning \
     --legal-comments=none --outfile=web/interquake-inflate.min.js
+  # The shader-script drawer imports nothing: the element fetches it beside itself on the first
+  # model with script blocks, and passes it the GL context and the library's calls.
+  node_modules/.bin/esbuild web/viewer/shaderdraw.js --bundle --minify --format=esm --log-level=warning \
+    --legal-comments=none --outfile=web/interquake-shaders.min.js
 }
 
 # The WASM as base64 inside JS, for the `interquake/embedded` entry (tools without asset handling).
@@ -219,6 +224,10 @@ size_report() {
     printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> as bundle + wasm" \
       "$(( $(wc -c < "$f") + $(wc -c < web/interquake.wasm) ))" "$(( $(gzip -9c "$f" | wc -c) + $(gzip -9c web/interquake.wasm | wc -c) ))"
   fi
+  # Fetched only for a model whose surfaces name shader-script blocks.
+  for f in web/viewer/shaderdraw.js web/interquake-shaders.min.js; do
+    printf '%-40s %8d bytes, %7d gzipped\n' "+ $f (scripts only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  done
   # Fetched only when a deflated .pk3/.zip is opened.
   f=node_modules/fflate/umd/index.js
   [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "+ fflate (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"

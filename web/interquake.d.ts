@@ -513,8 +513,15 @@ export interface PlayerSurface {
   /** The reference looked up: the skin's path, or the MD3 shader name. */
   shader: string;
   source: 'skin' | 'shader';
-  /** The path of the file found (the Quake 3 lookup), or null (then listed in missingFiles). */
+  /**
+   * The path of the file found (the Quake 3 lookup), or null (then listed in missingFiles). For a
+   * script block: the first of its stage images found.
+   */
   texture: string | null;
+  /** The scripts/*.shader block this name resolves to (checked before images, as R_FindShader), or null. */
+  script: object | null;
+  /** For a block: each stage image it names -> the file found, or null (then in missingFiles). */
+  images: Record<string, string | null> | null;
 }
 
 export type PlayerPartName = 'lower' | 'upper' | 'head' | 'weapon' | 'barrel' | 'flash';

@@ -87,7 +87,7 @@ test('no skin files: MD3 shader names resolve by extension, backslashes and LOD 
   const player = iq.loadPlayer(builtPlayer());
   assert.deepEqual(player.skins, []);
   assert.equal(player.skin, null);
-  assert.deepEqual(player.surfaces.lower[0], { mesh: 0, name: 'l_legs_1', shader: 'models\\players\\built\\legs', source: 'shader', texture: 'models/players/built/legs.jpg' });
+  assert.deepEqual(player.surfaces.lower[0], { mesh: 0, name: 'l_legs_1', shader: 'models\\players\\built\\legs', source: 'shader', texture: 'models/players/built/legs.jpg', script: null, images: null });
   assert.equal(player.surfaces.upper[0].texture, 'models/players/built/torso.png');
   assert.equal(player.surfaces.head[0].texture, 'models/players/built/head.tga');
   assert.deepEqual(player.missingFiles, []);

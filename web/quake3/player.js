@@ -7,6 +7,7 @@ import { InterquakeError, textBytes } from '../core/wasm.js';
 import { Archive, IMAGE_EXTENSIONS, checkUse, findPlayers, normalizePath, pathKey, sortSkins, useLimits } from './archive.js';
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
+import { parseShaders } from './shaders.js';
 import { IDENTITY, multiply } from '../core/mat4.js';
 
 const PARTS = ['lower', 'upper', 'head'];
@@ -79,7 +80,10 @@ function fileSource(files, player, overrides) {
     checkPartMagic(file.path, head(file.path, 16, 'model')); // 16: the longest magic, IQM's
     return { path: file.path, bytes: load(file.path, 'model') };
   };
-  return { find, read, readModel, folder, info, limits, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
+  // scripts/*.shader in the file system's order (an archive's directory order, a file set's order),
+  // read with the shader caps; parsed by the caller only when a surface needs them.
+  const scripts = () => paths.filter((p) => /^scripts\/[^/]+\.shader$/i.test(p)).map((p) => ({ name: p, bytes: load(p, 'shader') }));
+  return { find, read, readModel, folder, info, limits, scripts, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
 }
 
 // Weapons as cgame registers them: models/weapons2/<name>/<name>.md3 (CG_RegisterWeapon's
@@ -350,6 +354,29 @@ export function loadPlayer(lib, files, options = {}) {
     return textureCache.get(key);
   };
 
+  // Shader scripts, parsed on the first surface that resolves a name (never when there are none).
+  // Quake 3's R_FindShader looks for a script block first, then for an image of that name.
+  let shaderSet;
+  const findShader = (name) => {
+    if (shaderSet === undefined) {
+      const files = source.scripts();
+      shaderSet = files.length ? parseShaders(lib, files) : null;
+      for (const e of shaderSet?.errors ?? []) warnings.push({ code: e.error.code, message: e.error.message, file: e.file });
+    }
+    return shaderSet ? shaderSet.find(name) : null;
+  };
+  // A block's stage images ($whiteimage and $lightmap are built in), each resolved like a texture.
+  const scriptImages = (block) => {
+    const images = {};
+    for (const stage of block.stages) {
+      if (stage.map !== 'image') continue;
+      for (const image of stage.images) if (!(image in images)) images[image] = resolveTexture(image);
+    }
+    return images;
+  };
+  // The image a plain draw of a block shows: the first of its stage images that exists.
+  const blockTexture = (images) => Object.values(images).find(Boolean) ?? null;
+
   const resolveSkin = (skin) => {
     const byPart = skin ? parseSkinFor(skin) : {};
     const surfaces = {};
@@ -364,10 +391,16 @@ export function loadPlayer(lib, files, options = {}) {
         const shaders = Array.isArray(mesh.shaders) ? mesh.shaders : mesh.material ? [mesh.material] : [];
         const fromSkin = entry && entry.shader !== '';
         const shader = fromSkin ? entry.shader : shaders[0] || '';
-        const texture = shader ? resolveTexture(shader) : null;
-        // A surface without triangles is never drawn: its texture is not missing.
-        if (shader && !texture && mesh.triangleCount > 0) missingFiles.add(normalizePath(shader));
-        return { mesh: index, name: mesh.name, shader, source: fromSkin ? 'skin' : 'shader', texture };
+        const script = shader ? findShader(shader) : null;
+        const images = script ? scriptImages(script) : null;
+        const texture = script ? blockTexture(images) : shader ? resolveTexture(shader) : null;
+        // A surface without triangles is never drawn: its texture is not missing. A name a script
+        // defines is not missing either; the images its stages name may be.
+        if (mesh.triangleCount > 0) {
+          if (script) for (const [image, path] of Object.entries(images)) { if (!path) missingFiles.add(normalizePath(image)); }
+          else if (shader && !texture) missingFiles.add(normalizePath(shader));
+        }
+        return { mesh: index, name: mesh.name, shader, source: fromSkin ? 'skin' : 'shader', texture, script, images };
       });
     }
     return { skin, surfaces, missingFiles: oncePerFile(missingFiles) };

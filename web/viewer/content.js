@@ -3,10 +3,12 @@
 // copied), textures per mesh, the animations as the clock plays them (clock.js), and the report
 // the info panel shows. A content is { format, name, player, models, parts, animations, skins,
 // lods, tags, missingFiles, warnings, bounds, info }; each part is { name, model, instance,
-// geometry, textures, matrix, track, skin, morph }, `instance` being what poses it.
+// geometry, textures, shaders, matrix, track, skin, morph }, `instance` being what poses it;
+// shaders[i] is { block, images } when mesh i names a shader-script block (drawn by shaderdraw.js).
 
 import { IDENTITY } from '../core/mat4.js';
-import { placeholderImage } from './renderer.js';
+import { placeholderImage, loadShaderDrawer } from './renderer.js';
+import { parseShaders, evaluateStage, shaderEnv } from '../quake3/shaders.js';
 import { decodeImage, rerootPlayerFiles, addMissing, uniquePaths } from './assets.js';
 import { ViewerError } from './errors.js';
 import { modelAnimations, playerAnimations } from './clock.js';
@@ -29,11 +31,13 @@ export async function buildContent(iq, input, options) {
     const missingFiles = [];
     const warnings = model.warnings.map((w) => ({ ...w, file: main.path }));
     attachAnimationFiles(iq, model, input.animationFiles ?? [], warnings);
-    const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings);
+    const scripts = await scriptsBeside(iq, files, warnings);
+    const shaders = await scriptShaders(iq, files, model.meshes, main.path, scripts, missingFiles, warnings);
+    const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings, shaders);
     const part = {
       // The content owns the model, so its own instance poses it (model.createInstance() would do
       // for a model drawn twice).
-      name: main.path, model, instance: model, geometry: geometryOf(model), textures, matrix: IDENTITY, track: 'both',
+      name: main.path, model, instance: model, geometry: geometryOf(model), textures, shaders, matrix: IDENTITY, track: 'both',
       skin: null, morph: null,
     };
     const animations = modelAnimations(iq, model);
@@ -150,7 +154,15 @@ async function playerTextures(iq, content, surfaces, missingFiles, warnings, rel
   };
   for (const part of content.parts) {
     const list = surfaces[part.partName] ?? [];
-    const old = part.textures;
+    const old = imagesOf(part);
+    // Script blocks: every stage image decoded (a missing one is the placeholder; loadPlayer listed it).
+    part.shaders = await Promise.all(part.model.meshes.map(async (mesh, i) => {
+      const surface = list.find((s) => s.mesh === i);
+      if (!mesh.triangleCount || !surface?.script) return null;
+      const images = {};
+      for (const [name, path] of Object.entries(surface.images)) images[name] = path ? await image(path) : PLACEHOLDER;
+      return { block: surface.script, images };
+    }));
     // What the info panel names as each surface's material: the skin's choice, not the MD3's leftover.
     part.materials = part.model.meshes.map((mesh, i) => {
       const surface = list.find((s) => s.mesh === i);
@@ -159,6 +171,7 @@ async function playerTextures(iq, content, surfaces, missingFiles, warnings, rel
     part.textures = await Promise.all(part.model.meshes.map(async (mesh, i) => {
       if (!mesh.triangleCount) return null; // never drawn: its texture is not needed, so not missing
       const surface = list.find((s) => s.mesh === i);
+      if (surface?.script && !surface.texture) return PLACEHOLDER; // a block without an image (drawn by its stages)
       if (!surface?.texture) {
         const name = surface?.shader || mesh.material;
         if (!name) return null; // references no texture: drawn plain (lit white), not as missing
@@ -167,8 +180,71 @@ async function playerTextures(iq, content, surfaces, missingFiles, warnings, rel
       }
       return image(surface.texture);
     }));
-    for (const texture of old) if (texture && texture !== PLACEHOLDER && !part.textures.includes(texture)) release?.(texture);
+    const now = imagesOf(part);
+    for (const texture of old) if (texture !== PLACEHOLDER && !now.includes(texture)) release?.(texture);
   }
+}
+
+// Every image a part draws with: its textures and its script blocks' stage images.
+function imagesOf(part) {
+  const list = (part.textures ?? []).filter(Boolean);
+  for (const shader of part.shaders ?? []) if (shader) list.push(...Object.values(shader.images));
+  return [...new Set(list)];
+}
+
+// scripts/*.shader among the files beside a single model (a dropped folder, a .pk3), parsed; null
+// when there are none. A script that cannot be read is a warning.
+async function scriptsBeside(iq, files, warnings) {
+  const paths = (files?.list?.() ?? []).filter((p) => /(^|\/)scripts\/[^/]+\.shader$/i.test(p));
+  if (!paths.length) return null;
+  const list = [];
+  for (const path of paths) {
+    const entry = files.entries.get(path);
+    // Named from scripts/ on, as the game's file system sees them.
+    list.push({ name: entry.name.slice(entry.name.toLowerCase().lastIndexOf('scripts/')), bytes: await entry.read() });
+  }
+  const set = parseShaders(iq, list);
+  for (const e of set.errors) warnings.push({ code: e.error.code, message: e.error.message, file: e.file });
+  return set;
+}
+
+// Per mesh: { block, images } when its material names a script block, its stage images decoded
+// (missing ones listed and drawn as the placeholder; $whiteimage and $lightmap are built in).
+async function scriptShaders(iq, files, meshes, modelPath, scripts, missingFiles, warnings) {
+  if (!scripts) return meshes.map(() => null);
+  const decoded = new Map();
+  return Promise.all(meshes.map(async (mesh) => {
+    const name = mesh.shaders?.[0] ?? mesh.material;
+    const block = name && mesh.triangleCount ? scripts.find(name) : null;
+    if (!block) return null;
+    const images = {};
+    for (const stage of block.stages) {
+      if (stage.map !== 'image') continue;
+      for (const image of stage.images) {
+        if (!decoded.has(image)) decoded.set(image, readTexture(iq, files, image, modelPath, missingFiles, warnings));
+        images[image] = await decoded.get(image);
+      }
+    }
+    return { block, images };
+  }));
+}
+
+/**
+ * Loads the shader-script drawer into the renderer the first time a content has script blocks
+ * (a page showing only plain models never fetches it).
+ */
+export async function prepareShaders(iq, content, renderer) {
+  if (!renderer || renderer.shaders || !content.parts.some((p) => p.shaders?.some(Boolean))) return;
+  let module;
+  try {
+    module = await loadShaderDrawer();
+  } catch (err) { // drawn plain, with each block's first image
+    content.warnings.push({ code: 'unavailable', message: `shader scripts are drawn plain: the shader drawer did not load (${err.message})` });
+    return;
+  }
+  if (renderer.shaders || renderer.lost) return;
+  const env = shaderEnv(iq);
+  renderer.useShaders(module, { env, evaluateStage: (stage, e) => evaluateStage(iq, stage, e) });
 }
 
 
@@ -187,23 +263,29 @@ export async function applySkin(iq, c, name, release) {
 
 // One texture per mesh: the mesh's material (IQM/IQE) or its first shader (MD3). Missing or
 // undecodable images become the placeholder and are reported.
-async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings) {
-  return Promise.all(meshes.map(async (mesh) => {
+async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings, shaders) {
+  return Promise.all(meshes.map(async (mesh, i) => {
     const name = mesh.shaders?.[0] ?? mesh.material;
     if (!name) return null; // no material at all: vertex colours on white
     if (!mesh.triangleCount) return null; // never drawn: its texture is not needed, so not missing
-    const found = await files.readImage(name, modelPath);
-    if (!found) {
-      addMissing(missingFiles, name);
-      return PLACEHOLDER;
-    }
-    try {
-      return await decodeImage(iq, found.bytes, found.path);
-    } catch (err) {
-      warnings.push({ code: 'bad_texture', message: `${found.path}: ${err.message}`, file: found.path });
-      return PLACEHOLDER;
-    }
+    // A script block's name is not an image: the first stage image stands for it in a plain draw.
+    if (shaders[i]) return Object.values(shaders[i].images).find((t) => t !== PLACEHOLDER) ?? PLACEHOLDER;
+    return readTexture(iq, files, name, modelPath, missingFiles, warnings);
   }));
+}
+
+async function readTexture(iq, files, name, modelPath, missingFiles, warnings) {
+  const found = await files.readImage(name, modelPath);
+  if (!found) {
+    addMissing(missingFiles, name);
+    return PLACEHOLDER;
+  }
+  try {
+    return await decodeImage(iq, found.bytes, found.path);
+  } catch (err) {
+    warnings.push({ code: 'bad_texture', message: `${found.path}: ${err.message}`, file: found.path });
+    return PLACEHOLDER;
+  }
 }
 
 
@@ -242,7 +324,7 @@ export function geometryOf(model) {
 export function disposeContent(content, renderer) {
   for (const part of content.parts) {
     renderer?.release(part.geometry);
-    for (const texture of part.textures || []) if (texture && texture !== PLACEHOLDER) renderer?.release(texture);
+    for (const texture of imagesOf(part)) if (texture !== PLACEHOLDER) renderer?.release(texture);
   }
   for (const model of content.models) model.dispose();
   content.player?.dispose();

@@ -7,7 +7,7 @@ import { init } from '../interquake.js';
 import { ATTRIBUTE_NAMES, SHOW_FLAGS, defineAttributeProperties, setOrRemove } from './attributes.js';
 import { Track, LOOP_MODES, naturalLoop, poseContent } from './clock.js';
 import { resolveInput } from './sources.js';
-import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf } from './content.js';
+import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf, prepareShaders } from './content.js';
 import { OrbitCamera, attachCameraControls, parseFieldOfView, parseOrbit, parseTarget, DEFAULT_FOV } from './camera.js';
 import { overlayLines } from './overlays.js';
 import { drawnBounds, sane } from './framing.js';
@@ -310,7 +310,9 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     if (!c.skins.includes(name)) throw new ViewerError('invalid_argument', `no skin '${name}' (this player has: ${c.skins.join(', ')})`);
     this._skinRequested = name; // the attribute change below must not switch again
     if (this.getAttribute('skin') !== name) this.setAttribute('skin', name);
-    await applySkin(await this._library(), c, name, (texture) => this._renderer?.release(texture));
+    const iq = await this._library();
+    await applySkin(iq, c, name, (texture) => this._renderer?.release(texture));
+    await prepareShaders(iq, c, this._renderer);
     this._invalidate();
     this._ui?.update(true);
     this._emit('skin-change', { skin: name });
@@ -386,6 +388,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
       const input = await resolveInput(this, iq, source, { ...options, model }, onProgress);
       if (ticket !== this._loadTicket) return;
       const content = await buildContent(iq, input, this._buildOptions(options));
+      await prepareShaders(iq, content, this._renderer);
       if (ticket !== this._loadTicket) { disposeContent(content, this._renderer); return; }
       content.choice = input.choice ?? null; // which of availableModels this is (the model picker shows it)
       this._setContent(content);
@@ -421,6 +424,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     const state = this._tracks.map((t) => ({ part: t.part, animation: t.animation?.name, time: t.time }));
     const input = { archive: c.playerSource, player: c.playerFolder, files: null, models: c.choices };
     const content = await buildContent(iq, input, this._buildOptions());
+    await prepareShaders(iq, content, this._renderer);
     content.choice = c.choice;
     this._setContent(content);
     for (const s of state) {
@@ -557,7 +561,9 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     // _hiddenParts: a test hook (draw one Quake 3 part at a time to find where it is on screen).
     const parts = this._hiddenParts ? c.parts.filter((p) => !this._hiddenParts.has(p.partName)) : c.parts;
     const light = { direction: parseLightDirection(this.lightDirection), intensity: Math.max(0, this.lightIntensity), ambient: Math.max(0, this.lightAmbient) };
-    r.render({ parts, background, camera: camera(), light, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
+    // Shader scripts run on the animation's clock (_shaderTime: a test hook that pins it).
+    r.render({ parts, background, camera: camera(), light, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth,
+      shaderTime: this._shaderTime ?? this.currentTime });
     present(r, this._canvas, this._bitmap);
   }
 

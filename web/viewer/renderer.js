@@ -9,7 +9,9 @@
 // Quake data is Z up with clockwise front faces: the camera uses Z as up and the renderer sets
 // frontFace(CW) and culls back faces.
 
-const VERTEX_SHADER = `#version 300 es
+// The vertex inputs and posing every mesh program shares (this one and the shader-script passes
+// of shaderdraw.js, which receives it as text): pose() gives the model-space position and normal.
+export const POSE_GLSL = `#version 300 es
 precision highp float;
 precision highp int;
 layout(location = 0) in vec3 aPosition;
@@ -25,9 +27,6 @@ uniform mat4 uViewProjection;
 uniform int uMode;            // 0 static, 1 skinned, 2 morph
 uniform float uMorph;         // blend from frame A (aPosition) to frame B (aPosition2)
 uniform highp sampler2D uSkin; // row r of joint j at texel (r, j)
-out vec3 vNormal;
-out vec2 vTexcoord;
-out vec4 vColor;
 
 mat4 skinMatrix(uint j) {
   int row = int(j);
@@ -38,22 +37,33 @@ mat4 skinMatrix(uint j) {
   return mat4(r0, r1, r2, vec4(0.0, 0.0, 0.0, 1.0));
 }
 
-void main() {
-  vec4 position = vec4(aPosition, 1.0);
-  vec3 normal = aNormal;
+void pose(out vec3 position, out vec3 normal) {
+  position = aPosition;
+  normal = aNormal;
   if (uMode == 1) {
     mat4 m = skinMatrix(aJoints.x) * aWeights.x + skinMatrix(aJoints.y) * aWeights.y
            + skinMatrix(aJoints.z) * aWeights.z + skinMatrix(aJoints.w) * aWeights.w;
-    position = vec4((position * m).xyz, 1.0);
+    position = (vec4(position, 1.0) * m).xyz;
     normal = (vec4(normal, 0.0) * m).xyz;
   } else if (uMode == 2) {
-    position = vec4(mix(aPosition, aPosition2, uMorph), 1.0);
+    position = mix(aPosition, aPosition2, uMorph);
     normal = mix(aNormal, aNormal2, uMorph);
   }
+}
+`;
+
+const VERTEX_SHADER = `${POSE_GLSL}
+out vec3 vNormal;
+out vec2 vTexcoord;
+out vec4 vColor;
+void main() {
+  vec3 position;
+  vec3 normal;
+  pose(position, normal);
   vNormal = mat3(uModel) * normal;
   vTexcoord = aTexcoord;
   vColor = aColor;
-  gl_Position = uViewProjection * uModel * position;
+  gl_Position = uViewProjection * uModel * vec4(position, 1.0);
 }`;
 
 const FRAGMENT_SHADER = `#version 300 es
@@ -99,6 +109,16 @@ export function parseLightDirection(text) {
   if (v.length !== 3 || !v.every(Number.isFinite)) return null;
   const length = Math.hypot(v[0], v[1], v[2]);
   return length > 0 ? v.map((x) => x / length) : null;
+}
+
+// The shader-script drawer, fetched on the first model that has script blocks: beside this file
+// unbundled (web/viewer/shaderdraw.js), beside the one-file element bundled (interquake-shaders.min.js).
+let shaderModule = null;
+export function loadShaderDrawer() {
+  const name = /\/viewer\/renderer\.js(\?|#|$)/.test(import.meta.url) ? './shaderdraw.js' : './interquake-shaders.min.js';
+  shaderModule ??= import(/* webpackIgnore: true */ /* @vite-ignore */ new URL(name, import.meta.url).href)
+    .catch((err) => { shaderModule = null; throw err; });
+  return shaderModule;
 }
 
 const MODE_STATIC = 0;
@@ -161,6 +181,17 @@ export class Renderer {
   restore() {
     this.lost = false;
     this._setup();
+    if (this.shaders) this.useShaders(this._shaderModule, this._shaderLibrary);
+  }
+
+  /**
+   * Draws shader-script surfaces (parts' `shaders`) with shaderdraw.js's createShaderDrawer, given
+   * the loaded module and the library functions it calls ({ evaluateStage, env }).
+   */
+  useShaders(module, library) {
+    this._shaderModule = module;
+    this._shaderLibrary = library;
+    this.shaders = module.createShaderDrawer(this.gl, POSE_GLSL, library);
   }
 
   /** Sizes the drawing buffer to the CSS size times the pixel ratio; true when it changed. */
@@ -222,6 +253,7 @@ export class Renderer {
     gl.uniform2f(u.uLevels, light.ambient ?? DEFAULT_LIGHT.ambient, light.intensity ?? DEFAULT_LIGHT.intensity);
     gl.uniform1i(u.uTexture, 0);
     gl.uniform1i(u.uSkin, 1);
+    const scripted = []; // surfaces a shader script draws (shaderdraw.js), after the plain ones
     for (const part of frame.parts) {
       const gpu = this._geometry(part.geometry);
       gl.bindVertexArray(gpu.vao);
@@ -230,6 +262,10 @@ export class Renderer {
       gl.uniform4f(u.uFlat, 0, 0, 0, 0);
       const meshes = part.geometry.meshes;
       for (let i = 0; i < meshes.length; i++) {
+        if (this.shaders && part.shaders?.[i]) {
+          scripted.push({ part, gpu, mesh: meshes[i], shader: part.shaders[i] });
+          continue;
+        }
         gl.activeTexture(gl.TEXTURE0);
         gl.bindTexture(gl.TEXTURE_2D, part.textures?.[i] ? this._texture(part.textures[i]) : this._white);
         gl.drawElements(gl.TRIANGLES, meshes[i].triangleCount * 3, gl.UNSIGNED_INT, meshes[i].firstTriangle * 12);
@@ -241,13 +277,16 @@ export class Renderer {
         gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gpu.indices);
       }
     }
+    if (scripted.length) {
+      this.shaders.draw(scripted, frame, (part, gpu, uniforms) => this._pose(part, gpu, uniforms), (image) => this._texture(image), this._white);
+      gl.useProgram(this._mesh);
+    }
     gl.bindVertexArray(null);
     if (frame.lines?.length) this._drawLines(frame.lines, frame.camera, false);
   }
 
-  _pose(part, gpu) {
+  _pose(part, gpu, u = this._meshUniforms) {
     const gl = this.gl;
-    const u = this._meshUniforms;
     const geometry = part.geometry;
     if (part.skin && geometry.joints) {
       const rows = geometry.jointCount;
@@ -385,6 +424,8 @@ export class Renderer {
     gl.deleteVertexArray(this._lineVao);
     gl.deleteProgram(this._mesh);
     gl.deleteProgram(this._lines);
+    this.shaders?.dispose();
+    this.shaders = null;
     this.lost = true;
   }
 }

@@ -1,0 +1,222 @@
+// <interquake-viewer> drawing Quake 3 shader-script stages (web/viewer/shaderdraw.js), in headless
+// Chromium, checked by pixels: a quad MD3 facing the default camera, small TGAs built here, and
+// scripts beside the model. Expected colours and texture shifts come from the C (waveValue,
+// evaluateStage), loaded in the page.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser } from '../lib/browser.mjs';
+import { elementPage } from '../lib/viewer.mjs';
+import { buildMD3, packNormal } from '../../js/lib/md3-build.mjs';
+import { buildTGA } from '../../js/lib/tga-build.mjs';
+
+let browser;
+let page;
+before(async () => {
+  browser = await openBrowser();
+  page = await elementPage(browser, 'iq-shaders.html', '');
+  await page.evaluate(async () => {
+    const { init } = await import('./interquake.js');
+    window.iq = await init();
+    window.shaders = await import('./quake3/shaders.js');
+    // Loads files into a new element, pins the shader clock at `time` and returns the picture's
+    // pixels ({ width, height, data }) and the element.
+    window.shoot = async (files, time = 0) => {
+      const v = document.createElement('interquake-viewer');
+      v.setAttribute('background', 'black');
+      v.style.cssText = 'width:120px;height:120px;display:inline-block';
+      document.body.appendChild(v);
+      const bytes = Object.fromEntries(Object.entries(files).map(([k, a]) => [k, typeof a === 'string' ? new TextEncoder().encode(a) : new Uint8Array(a)]));
+      await v.load(bytes);
+      v._shaderTime = time;
+      v.renderFrame(0);
+      const bitmap = await createImageBitmap(await v.toBlob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const g = canvas.getContext('2d', { willReadFrequently: true });
+      g.drawImage(bitmap, 0, 0);
+      const { data, width, height } = g.getImageData(0, 0, bitmap.width, bitmap.height);
+      v.remove();
+      return { data, width, height, missing: v.missingFiles, warnings: v.warnings };
+    };
+    // Model pixels (not black), their mean colour, and the mean x (0..1 across the model's box) of
+    // those matching `pick`.
+    window.stats = ({ data, width, height }, pick = () => false) => {
+      let n = 0; const sum = [0, 0, 0]; let minX = width; let maxX = -1; let picked = 0; let pickedX = 0;
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const i = (y * width + x) * 4;
+          const c = [data[i], data[i + 1], data[i + 2]];
+          if (Math.max(...c) <= 8) continue;
+          n++; for (let k = 0; k < 3; k++) sum[k] += c[k];
+          minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+          if (pick(c)) { picked++; pickedX += x; }
+        }
+      }
+      return { count: n, mean: n ? sum.map((s) => s / n) : null, picked, pickedX: picked ? (pickedX / picked - minX) / (maxX - minX) : null };
+    };
+    // The centre pixel.
+    window.centre = ({ data, width, height }) => {
+      const i = ((height >> 1) * width + (width >> 1)) * 4;
+      return [data[i], data[i + 1], data[i + 2]];
+    };
+  });
+});
+after(async () => { await page?.close(); await browser?.close(); });
+
+// A vertical quad across the default view (yaw 35 degrees): u is the camera's right, texcoords
+// s 0..1 from left to right, t 0..1 from top to bottom; front faces clockwise on screen, as Quake 3's.
+const YAW = 35 * Math.PI / 180;
+const U = [-Math.sin(YAW), Math.cos(YAW), 0];
+const corner = (a, b) => [U[0] * a * 10, U[1] * a * 10, b * 10];
+const NORMAL = packNormal(Math.round(35 / 360 * 255), 64);
+function quadSurface(name, shader, { back = false, offset = 0 } = {}) {
+  const xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)]
+    .map((p) => [p[0] + Math.cos(YAW) * offset, p[1] + Math.sin(YAW) * offset, p[2]]);
+  return {
+    name, shaders: [{ name: shader, index: 0 }],
+    triangles: back ? [[1, 2, 3], [0, 1, 3]] : [[3, 2, 1], [3, 1, 0]],
+    texcoords: [[0, 1], [1, 1], [1, 0], [0, 0]],
+    frames: [xyz.map((p) => ({ xyz: p, normal: NORMAL }))],
+  };
+}
+const md3 = (...surfaces) => [...buildMD3({ surfaces }).bytes];
+const tga = (width, height, pixel) => {
+  const pixels = [];
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.push(...pixel(x, y));
+  return [...buildTGA({ width, height, type: 2, depth: 32, alphaBits: 8, topLeft: true, pixels })];
+};
+const GREY = tga(4, 4, () => [100, 100, 100, 255]);
+
+test('blendFunc add over a base: the pixels are brighter by the added colour', { timeout: 120000 }, async () => {
+  const script = (extra) => `models/t/q\n{\n { map models/t/grey.tga\n rgbGen identity\n }\n${extra}}\n`;
+  const files = (extra) => ({ 'models/t/q.md3': md3(quadSurface('q', 'models/t/q')), 'models/t/grey.tga': GREY, 'scripts/t.shader': script(extra) });
+  const r = await page.evaluate(async ([base, added]) => {
+    const a = await shoot(base);
+    const b = await shoot(added);
+    return { base: centre(a), added: centre(b), missing: a.missing, warnings: b.warnings };
+  }, [files(''), files(' { map $whiteimage\n blendFunc add\n rgbGen const ( 0.2 0.4 0 )\n }\n')]);
+  assert.deepEqual(r.missing, [], 'the block name is not a missing file');
+  assert.deepEqual(r.warnings, []);
+  for (const k of [0, 1, 2]) assert.ok(Math.abs(r.base[k] - 100) <= 2, `base stage drawn unlit with rgbGen identity: ${r.base}`);
+  // const (0.2 0.4 0) is bytes 51, 102, 0 (the C's (int)(255 * c)), added to 100.
+  assert.deepEqual(r.added.map((c, k) => Math.abs(c - [151, 202, 100][k]) <= 2), [true, true, true], `added: ${r.added}`);
+  assert.deepEqual(browser.errors, []);
+});
+
+test('alphaFunc GE128: the cut-out half shows the background', { timeout: 120000 }, async () => {
+  // Left half opaque white, right half alpha 100 (< 128).
+  const cut = tga(4, 4, (x) => [255, 255, 255, x < 2 ? 255 : 100]);
+  const files = (test) => ({
+    'models/t/q.md3': md3(quadSurface('q', 'models/t/q')), 'models/t/cut.tga': cut,
+    'scripts/t.shader': `models/t/q\n{\n { map models/t/cut.tga\n ${test}\n rgbGen identity\n }\n}\n`,
+  });
+  const r = await page.evaluate(async ([all, tested]) => {
+    const white = (c) => c[0] > 200;
+    return { all: stats(await shoot(all), white), cut: stats(await shoot(tested), white) };
+  }, [files(''), files('alphaFunc GE128')]);
+  assert.ok(r.all.count > 2000, `the quad is drawn (${r.all.count})`);
+  const ratio = r.cut.count / r.all.count;
+  assert.ok(ratio > 0.4 && ratio < 0.6, `about half the quad is cut away (${ratio})`);
+  assert.ok(r.cut.pickedX < 0.3, `what is left is the left half (mean x ${r.cut.pickedX})`);
+});
+
+test('rgbGen wave: the colour at two times is the wave the C computes', { timeout: 120000 }, async () => {
+  const files = {
+    'models/t/q.md3': md3(quadSurface('q', 'models/t/q')),
+    'scripts/t.shader': 'models/t/q\n{\n { map $whiteimage\n rgbGen wave sin 0.5 0.5 0 0.5\n }\n}\n',
+  };
+  const r = await page.evaluate(async (f) => {
+    const out = [];
+    for (const t of [0.3, 1.4]) {
+      const v = shaders.waveValue(iq, { func: 'sin', base: 0.5, amplitude: 0.5, phase: 0, frequency: 0.5 }, t);
+      out.push({ t, expected: Math.floor(255 * Math.min(Math.max(v, 0), 1)), got: centre(await shoot(f, t)) });
+    }
+    return out;
+  }, files);
+  assert.notEqual(r[0].expected, r[1].expected);
+  for (const { t, expected, got } of r) {
+    for (const c of got) assert.ok(Math.abs(c - expected) <= 2, `t=${t}: ${got} vs the C's ${expected}`);
+  }
+});
+
+test('tcMod scroll: the texture is shifted as the C matrix says', { timeout: 120000 }, async () => {
+  // Red first quarter of s, blue the rest.
+  const stripe = tga(4, 1, (x) => (x === 0 ? [255, 0, 0, 255] : [0, 0, 255, 255]));
+  const text = 'models/t/q\n{\n { map models/t/stripe.tga\n rgbGen identity\n tcMod scroll 0.25 0\n }\n}\n';
+  const files = { 'models/t/q.md3': md3(quadSurface('q', 'models/t/q')), 'models/t/stripe.tga': stripe, 'scripts/t.shader': text };
+  const r = await page.evaluate(async ([f, script]) => {
+    const stage = shaders.parseShaderScript(iq, script).shaders[0].stages[0];
+    const out = [];
+    for (const t of [0, 2.2]) {
+      const state = shaders.evaluateStage(iq, stage, { ...shaders.shaderEnv(iq), time: t });
+      const red = stats(await shoot(f, t), (c) => c[0] > 150 && c[2] < 100);
+      out.push({ t, shift: state.before[4], x: red.pickedX });
+    }
+    return out;
+  }, [files, text]);
+  for (const { t, shift, x } of r) {
+    // Red where frac(s + shift) < 0.25: centred on s = frac(0.125 - shift).
+    const expected = (((0.125 - shift) % 1) + 1) % 1;
+    assert.ok(Math.abs(x - expected) < 0.07, `t=${t}: red centred at ${x}, the C's shift ${shift} puts it at ${expected}`);
+  }
+  assert.ok(Math.abs(r[1].x - r[0].x) > 0.4, 'it moved');
+});
+
+test('cull disable draws back faces; the default cull hides them', { timeout: 120000 }, async () => {
+  const files = (cull) => ({
+    'models/t/q.md3': md3(quadSurface('q', 'models/t/q', { back: true })),
+    'scripts/t.shader': `models/t/q\n{\n ${cull}\n { map $whiteimage\n }\n}\n`,
+  });
+  const r = await page.evaluate(async ([culled, shown]) => ({ culled: stats(await shoot(culled)).count, shown: stats(await shoot(shown)).count }),
+    [files(''), files('cull disable')]);
+  assert.ok(r.culled < 10, `back faces culled by default (${r.culled})`);
+  assert.ok(r.shown > 2000, `cull disable draws them (${r.shown})`);
+});
+
+test('translucent surfaces are drawn in the order of their sort values, not the model order', { timeout: 120000 }, async () => {
+  // Two coplanar half-transparent quads, red listed first; the one drawn last dominates.
+  const block = (name, rgb, sort) => `models/t/${name}\n{\n sort ${sort}\n { map $whiteimage\n blendFunc blend\n rgbGen const ( ${rgb} )\n alphaGen const 0.5\n }\n}\n`;
+  const files = (redSort, blueSort) => ({
+    'models/t/q.md3': md3(quadSurface('r', 'models/t/red'), quadSurface('b', 'models/t/blue')),
+    'scripts/t.shader': block('red', '1 0 0', redSort) + block('blue', '0 0 1', blueSort),
+  });
+  const r = await page.evaluate(async ([a, b]) => ({ redLast: centre(await shoot(a)), blueLast: centre(await shoot(b)) }),
+    [files(10, 6), files(6, 10)]);
+  // Over black: the first gives 0.5 of its colour, the second halves it and adds 0.5 of its own.
+  assert.ok(r.redLast[0] > 100 && r.redLast[2] < 80 && r.redLast[2] > 40, `red drawn last: ${r.redLast}`);
+  assert.ok(r.blueLast[2] > 100 && r.blueLast[0] < 80 && r.blueLast[0] > 40, `blue drawn last: ${r.blueLast}`);
+  assert.deepEqual(browser.errors, []);
+});
+
+test('the one-file bundle fetches interquake-shaders.min.js only for a model with script blocks', { timeout: 120000 }, async () => {
+  const p = await browser.newPage();
+  const scripts = [];
+  p.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname); });
+  const url = `${browser.base}iq-shaders-bundle.html`;
+  await p.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><html><head>
+    <link rel="icon" href="data:,"><script type="module" src="interquake-viewer.min.js"></script></head><body>
+    <interquake-viewer background="black" style="width:120px;height:120px;display:block"></interquake-viewer></body></html>` }));
+  await p.goto(url);
+  const files = (script) => ({ 'models/t/q.md3': md3(quadSurface('q', 'models/t/q')), 'models/t/q.tga': GREY, ...script });
+  const r = await p.evaluate(async ([plain, scripted]) => {
+    await customElements.whenDefined('interquake-viewer');
+    const v = document.querySelector('interquake-viewer');
+    const bytes = (f) => Object.fromEntries(Object.entries(f).map(([k, a]) => [k, typeof a === 'string' ? new TextEncoder().encode(a) : new Uint8Array(a)]));
+    const read = async () => {
+      v.renderFrame(0);
+      const bitmap = await createImageBitmap(await v.toBlob());
+      const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+      g.drawImage(bitmap, 0, 0);
+      const d = g.getImageData(bitmap.width >> 1, bitmap.height >> 1, 1, 1).data;
+      return [d[0], d[1], d[2]];
+    };
+    await v.load(bytes(plain));
+    const before = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((n) => n.endsWith('.js'));
+    await v.load(bytes(scripted));
+    return { before, centre: await read() };
+  }, [files({}), files({ 'scripts/t.shader': 'models/t/q\n{\n { map $whiteimage\n rgbGen const ( 0 1 0 )\n }\n}\n' })]);
+  assert.deepEqual(r.before, ['/interquake-viewer.min.js'], 'a plain model fetches no drawer');
+  assert.deepEqual(scripts, ['/interquake-viewer.min.js', '/interquake-shaders.min.js']);
+  assert.ok(r.centre[1] > 240 && r.centre[0] < 10 && r.centre[2] < 10, `the bundled drawer draws the stage (${r.centre})`);
+  assert.deepEqual(browser.errors, []);
+  await p.close();
+});
