@@ -103,19 +103,10 @@ viewer_modules() { find web -maxdepth 2 -name '*.js' ! -name '*.min.js' ! -name 
 build_viewer_bundle() {
   local out=web/interquake-viewer.min.js
   mapfile -t modules < <(viewer_modules)
-  if ! stale "$out" "${modules[@]}" build.sh && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh; then return 0; fi
+  if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh; then return 0; fi
   if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
   log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js"
-  # fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
-  # back to interquake-inflate.min.js beside it (fflate's Inflate alone, loaded on the first .pk3).
-  node_modules/.bin/esbuild web/interquake-viewer.js --bundle --minify --format=esm --log-level=warning \
-    --external:fflate --legal-comments=none --sourcemap --outfile="$out"
-  node_modules/.bin/esbuild web/core/inflate.js --bundle --minify --format=esm --log-level=warning \
-    --legal-comments=none --outfile=web/interquake-inflate.min.js
-  # The shader-script drawer imports nothing: the element fetches it beside itself on the first
-  # model with script blocks, and passes it the GL context and the library's calls.
-  node_modules/.bin/esbuild web/viewer/shaderdraw.js --bundle --minify --format=esm --log-level=warning \
-    --legal-comments=none --outfile=web/interquake-shaders.min.js
+  node tools/build-viewer.mjs
 }
 
 # The WASM as base64 inside JS, for the `interquake/embedded` entry (tools without asset handling).

@@ -1,0 +1,33 @@
+// Builds the one-file element and the parts it loads on demand (build.sh build_viewer_bundle):
+//   web/interquake-viewer.min.js   the element, renderer, UI and the JS API, one file
+//   web/interquake-inflate.min.js  fflate's Inflate, fetched on the first deflated .pk3 entry
+//   web/interquake-shaders.min.js  the shader-script drawer, fetched for models with script blocks
+// glTF export is left out of the element (a page that views models never writes them): in the
+// element, iq.writeGLB() says so with 'unsupported'; `import 'interquake'` has it.
+import { build } from 'esbuild';
+
+const common = { bundle: true, minify: true, format: 'esm', logLevel: 'warning', legalComments: 'none' };
+
+const withoutGltf = {
+  name: 'without-gltf',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)gltf\.js$/ }, () => ({ path: 'gltf-absent', namespace: 'interquake' }));
+    b.onLoad({ filter: /.*/, namespace: 'interquake' }, () => ({
+      contents: `import { InterquakeError } from './wasm.js';
+        const absent = async () => { throw new InterquakeError('unsupported', "writeGLB() is not part of the one-file element: import 'interquake' (or 'interquake/embedded') to export glTF"); };
+        export const writeModelGLB = absent, writePlayerGLB = absent, isPlayer = () => true;`,
+      resolveDir: new URL('../web/core/', import.meta.url).pathname,
+      loader: 'js',
+    }));
+  },
+};
+
+await Promise.all([
+  // fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
+  // back to interquake-inflate.min.js beside it.
+  build({ ...common, entryPoints: ['web/interquake-viewer.js'], outfile: 'web/interquake-viewer.min.js',
+    external: ['fflate'], sourcemap: true, plugins: [withoutGltf] }),
+  build({ ...common, entryPoints: ['web/core/inflate.js'], outfile: 'web/interquake-inflate.min.js' }),
+  // The drawer imports nothing: the element passes it the GL context and the library's calls.
+  build({ ...common, entryPoints: ['web/viewer/shaderdraw.js'], outfile: 'web/interquake-shaders.min.js' }),
+]);
