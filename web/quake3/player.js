@@ -8,7 +8,9 @@ import { Archive, IMAGE_EXTENSIONS, checkUse, findPlayers, normalizePath, pathKe
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
 import { IDENTITY, multiply } from '../core/mat4.js';
-import { TEAMS, findTeamSkins, headModelStems, headsFolder, skinCandidates } from './resolve.js';
+import { TEAMS, findTeamSkins, findWeapons, headModelStems, headsFolder, skinCandidates, weaponFiles } from './resolve.js';
+
+export { weaponFiles };
 
 const PARTS = ['lower', 'upper', 'head'];
 // What the lookup appends or swaps in, in Quake 3's order (.jpeg is only recognised).
@@ -71,35 +73,6 @@ function fileSource(files, player, overrides) {
     return file ? { path: file.path, bytes: load(file.path, use) } : null;
   };
   return { find, read, folder, info, limits, paths, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
-}
-
-// Weapons as cgame registers them: models/weapons2/<name>/<name>.md3 (CG_RegisterWeapon's
-// weaponModel), listed by name with their path.
-const WEAPON_PATH = /(^|\/)models\/weapons2\/([^/]+)\/([^/]+)\.md3$/i;
-function findWeapons(paths) {
-  const out = new Map();
-  for (const path of paths) {
-    const m = WEAPON_PATH.exec(normalizePath(path));
-    if (m && m[2].toLowerCase() === m[3].toLowerCase() && !out.has(m[2].toLowerCase())) {
-      out.set(m[2].toLowerCase(), { name: m[3], path: normalizePath(path) });
-    }
-  }
-  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/**
- * The files of a weapon named by `spec`: its name ('machinegun'), its folder or its main .md3.
- * Returns { main, barrel, flash, hand } game paths (the last three are candidates, looked up by
- * the caller): cgame's CG_RegisterWeapon strips ".md3" and appends "_barrel", "_flash", "_hand".
- */
-export function weaponFiles(spec) {
-  let main = normalizePath(String(spec)).replace(/\/$/, '');
-  if (!/\.(md3|iqm)$/i.test(main)) {
-    const name = main.slice(main.lastIndexOf('/') + 1);
-    main = main.includes('/') ? `${main}/${name}.md3` : `models/weapons2/${name}/${name}.md3`;
-  }
-  const stem = main.replace(/\.(md3|iqm)$/i, '');
-  return { main, barrel: `${stem}_barrel.md3`, flash: `${stem}_flash.md3`, hand: `${stem}_hand.md3` };
 }
 
 // What a part file must start with to be handed to lib.load (which copies it into the heap).

@@ -1,6 +1,7 @@
-// Where a player's skin files and head model are, in the order cgame looks for them
+// Where a player's skin files, head model and weapons are, in the order cgame looks for them
 // (ioquake3's cg_players.c: CG_RegisterClientModelname, CG_FindClientModelFile,
-// CG_FindClientHeadFile). Pure path lists: player.js asks its file source which exist.
+// CG_FindClientHeadFile; cg_weapons.c: CG_RegisterWeapon). Pure path lists: player.js asks its
+// file source which exist.
 //
 // A skin name may carry a team folder, as cgame's team name does ("cyborgs/red": the files
 // <folder>/cyborgs/lower_red.skin, ...). OpenArena's missionpack ships such folders
@@ -84,4 +85,33 @@ export function findTeamSkins(paths, folders) {
     }
   }
   return { skins: [...found], teams: [...teams].sort() };
+}
+
+// Weapons as cgame registers them: models/weapons2/<name>/<name>.md3 (CG_RegisterWeapon's
+// weaponModel), listed by name with their path.
+const WEAPON_PATH = /(^|\/)models\/weapons2\/([^/]+)\/([^/]+)\.md3$/i;
+export function findWeapons(paths) {
+  const out = new Map();
+  for (const path of paths) {
+    const m = WEAPON_PATH.exec(normalizePath(path));
+    if (m && m[2].toLowerCase() === m[3].toLowerCase() && !out.has(m[2].toLowerCase())) {
+      out.set(m[2].toLowerCase(), { name: m[3], path: normalizePath(path) });
+    }
+  }
+  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The files of a weapon named by `spec`: its name ('machinegun'), its folder or its main .md3.
+ * Returns { main, barrel, flash, hand } game paths (the last three are candidates, looked up by
+ * the caller): cgame's CG_RegisterWeapon strips ".md3" and appends "_barrel", "_flash", "_hand".
+ */
+export function weaponFiles(spec) {
+  let main = normalizePath(String(spec)).replace(/\/$/, '');
+  if (!/\.(md3|iqm)$/i.test(main)) {
+    const name = main.slice(main.lastIndexOf('/') + 1);
+    main = main.includes('/') ? `${main}/${name}.md3` : `models/weapons2/${name}/${name}.md3`;
+  }
+  const stem = main.replace(/\.(md3|iqm)$/i, '');
+  return { main, barrel: `${stem}_barrel.md3`, flash: `${stem}_flash.md3`, hand: `${stem}_hand.md3` };
 }
