@@ -12,7 +12,7 @@ import { resolveInput } from './sources.js';
 import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf } from './content.js';
 import { OrbitCamera, attachCameraControls } from './camera.js';
 import { reactToAttribute } from './reactions.js';
-import { overlayLines } from './overlays.js';
+import { overlayLines, placeLabels } from './overlays.js';
 import { drawnBounds, sane } from './framing.js';
 import { acquireRenderer, releaseRenderer, present } from './context.js';
 import { parseLightDirection } from './renderer.js';
@@ -383,6 +383,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     if (!c) {
       r.render({ parts: [], background, camera: camera(), lines: null });
       present(r, this._canvas, this._bitmap);
+      this._tagLabels?.replaceChildren();
       return;
     }
     poseContent(c, this._tracks, this.interpolate);
@@ -392,8 +393,23 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     // _hiddenParts: a test hook (draw one Quake 3 part at a time to find where it is on screen).
     const parts = this._hiddenParts ? c.parts.filter((p) => !this._hiddenParts.has(p.partName)) : c.parts;
     const light = { direction: parseLightDirection(this.lightDirection), intensity: Math.max(0, this.lightIntensity), ambient: Math.max(0, this.lightAmbient) };
-    r.render({ parts, background, camera: camera(), light, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
+    const view = camera();
+    r.render({ parts, background, camera: view, light, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth });
     present(r, this._canvas, this._bitmap);
+    this._placeTagLabels(overlays.labels, view.viewProjection);
+  }
+
+  // show="tags": each tag's name in HTML over the canvas, at its projected origin (overlays.js).
+  _placeTagLabels(labels, viewProjection) {
+    if (!labels.length && !this._tagLabels) return;
+    if (!this._tagLabels) {
+      this._tagLabels = document.createElement('div');
+      this._tagLabels.setAttribute('part', 'tag-labels');
+      this._tagLabels.style.cssText = 'position:absolute;inset:0;overflow:hidden;pointer-events:none;';
+      this._view.view.insertBefore(this._tagLabels, this._canvas.nextSibling);
+    }
+    const rect = this._canvas.getBoundingClientRect();
+    placeLabels(this._tagLabels, labels, viewProjection, rect.width, rect.height);
   }
 
   _fitCamera(bounds) {
