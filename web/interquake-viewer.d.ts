@@ -112,6 +112,8 @@ export class InterquakeViewerElement extends HTMLElement {
   q3Transition: boolean;
   /** Quake 3 players: a weapon name (availableWeapons), folder or .md3 path; null: empty hands. */
   weapon: string | null;
+  /** Quake 3 players: 'red' or 'blue' picks the team skins as cgame does (loadPlayer's team); null: none. */
+  team: 'red' | 'blue' | null;
   /** "x y z" towards the light (Z up); null: over the viewer's shoulder. */
   lightDirection: string | null;
   /** (0.7) */

@@ -451,8 +451,12 @@ export interface Archive {
 export interface PlayerOptions {
   /** The player's folder when files hold several (default: the first found). */
   player?: string;
-  /** Skin name; default 'default'. null: no skin, the MD3 shader names. Unknown names fall back with a warning. */
+  /** Skin name; default 'default'. '<team folder>/<skin>' for team folders ('cyborgs/red'). null: no skin, the MD3 shader names. Unknown names fall back with a warning. */
   skin?: string | null;
+  /** cgame's team game: <part>_<skin>_<team>.skin, then <part>_<team>.skin, then the default skin. Default null. */
+  team?: 'red' | 'blue' | null;
+  /** The head model's name (cgame's headmodel): models/players/<head>/head.md3, else models/players/heads/<head>/<head>.md3. Default: the player's. */
+  head?: string;
   /** 0 (default), 1 or 2: lower_N.md3 etc.; a missing LOD part falls back to LOD 0 with a warning. */
   lod?: number;
   /** Attached at the torso's tag_weapon: a loaded model (not disposed by the player), its bytes, or a path in files. */
@@ -565,7 +569,13 @@ export interface Player {
   lod: number;
   lods: number[];
   skin: string | null;
+  /** Skin names: '<skin>' for <part>_<skin>.skin in the folder, '<team folder>/<skin>' for team folders. */
   skins: string[];
+  team: 'red' | 'blue' | null;
+  /** Team folders holding skins: 'cyborgs' for <folder>/cyborgs/lower_red.skin. */
+  teams: string[];
+  /** The .skin each part uses for the chosen skin and team (null: none, the MD3 shader names). */
+  skinFiles: Partial<Record<'lower' | 'upper' | 'head', string | null>>;
   parts: { lower: { path: string; model: Model }; upper: { path: string; model: Model }; head: { path: string; model: Model };
     weapon?: { path: string; model: Model }; barrel?: { path: string; model: Model }; flash?: { path: string; model: Model } };
   /** The weapons the files hold: models/weapons2/<name>/<name>.md3. */
@@ -580,7 +590,9 @@ export interface Player {
   missingFiles: string[];
   warnings: Warning[];
   animation(name: string): Q3Animation | undefined;
-  resolveSkin(skin: string | null): { skin: string | null; surfaces: Record<PlayerPartName, PlayerSurface[]>; missingFiles: string[] };
+  /** Surfaces for any skin; options.team defaults to the player's. */
+  resolveSkin(skin: string | null, options?: { team?: 'red' | 'blue' | null }): { skin: string | null; team: 'red' | 'blue' | null;
+    files: Partial<Record<'lower' | 'upper' | 'head', string | null>>; surfaces: Record<PlayerPartName, PlayerSurface[]>; missingFiles: string[] };
   readFile(path: string, use?: ArchiveUse): Uint8Array | null;
   /** The caps by use this player's files were read with. */
   readonly limits: Record<ArchiveUse, UseLimit>;

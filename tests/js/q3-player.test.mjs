@@ -288,8 +288,15 @@ test('missing files are listed, not thrown: textures, skins, animation.cfg, LODs
   assert.equal(player.resolveSkin('blue').missingFiles.length, 0);
   player.dispose();
   player = iq.loadPlayer(without('head_red.skin'), { skin: 'red' });
-  // the head falls back to its MD3 shader name, an artist's disk path that is not here either
+  // the head falls back to its default skin (cgame's last resort); the red one is still reported missing
+  assert.deepEqual(player.missingFiles, ['head_red.skin']);
+  assert.equal(player.skinFiles.head, 'head_default.skin');
+  assert.equal(player.surfaces.head[0].source, 'skin');
+  player.dispose();
+  player = iq.loadPlayer(without('head_red.skin', 'head_default.skin'), { skin: 'red' });
+  // no default either: the MD3 shader name, an artist's disk path that is not here either
   assert.deepEqual(player.missingFiles, ['head_red.skin', 'E:/projects/oa/baseq3/models/players/doom/lambert2SG']);
+  assert.equal(player.skinFiles.head, null);
   assert.equal(player.surfaces.head[0].source, 'shader');
   player.dispose();
   player = iq.loadPlayer(base, { skin: 'purple' });

@@ -9,6 +9,9 @@ import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
 import { parseShaders } from './shaders.js';
 import { IDENTITY, multiply } from '../core/mat4.js';
+import { TEAMS, findTeamSkins, findWeapons, headModelStems, headsFolder, skinCandidates, weaponFiles } from './resolve.js';
+
+export { weaponFiles };
 
 const PARTS = ['lower', 'upper', 'head'];
 // What the lookup appends or swaps in, in Quake 3's order (.jpeg is only recognised).
@@ -83,36 +86,7 @@ function fileSource(files, player, overrides) {
   // scripts/*.shader in the file system's order (an archive's directory order, a file set's order),
   // read with the shader caps; parsed by the caller only when a surface needs them.
   const scripts = () => paths.filter((p) => /^scripts\/[^/]+\.shader$/i.test(p)).map((p) => ({ name: p, bytes: load(p, 'shader') }));
-  return { find, read, readModel, folder, info, limits, scripts, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
-}
-
-// Weapons as cgame registers them: models/weapons2/<name>/<name>.md3 (CG_RegisterWeapon's
-// weaponModel), listed by name with their path.
-const WEAPON_PATH = /(^|\/)models\/weapons2\/([^/]+)\/([^/]+)\.md3$/i;
-function findWeapons(paths) {
-  const out = new Map();
-  for (const path of paths) {
-    const m = WEAPON_PATH.exec(normalizePath(path));
-    if (m && m[2].toLowerCase() === m[3].toLowerCase() && !out.has(m[2].toLowerCase())) {
-      out.set(m[2].toLowerCase(), { name: m[3], path: normalizePath(path) });
-    }
-  }
-  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/**
- * The files of a weapon named by `spec`: its name ('machinegun'), its folder or its main .md3.
- * Returns { main, barrel, flash, hand } game paths (the last three are candidates, looked up by
- * the caller): cgame's CG_RegisterWeapon strips ".md3" and appends "_barrel", "_flash", "_hand".
- */
-export function weaponFiles(spec) {
-  let main = normalizePath(String(spec)).replace(/\/$/, '');
-  if (!/\.(md3|iqm)$/i.test(main)) {
-    const name = main.slice(main.lastIndexOf('/') + 1);
-    main = main.includes('/') ? `${main}/${name}.md3` : `models/weapons2/${name}/${name}.md3`;
-  }
-  const stem = main.replace(/\.(md3|iqm)$/i, '');
-  return { main, barrel: `${stem}_barrel.md3`, flash: `${stem}_flash.md3`, hand: `${stem}_hand.md3` };
+  return { find, read, readModel, folder, info, limits, scripts, paths, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
 }
 
 // What a part file must start with to be read and handed to lib.load (which copies it into the
@@ -205,6 +179,13 @@ export function loadPlayer(lib, files, options = {}) {
   }
 
   const lod = options.lod || 0;
+  const name = folder.slice(folder.lastIndexOf('/') + 1);
+  // The head model: options.head (a player or heads/ name) or the player's own; cgame's hmodel.
+  const head = options.head !== undefined && options.head !== null ? String(options.head) : name;
+  const team = options.team ?? null;
+  if (team !== null && !TEAMS.includes(team)) {
+    throw new InterquakeError('invalid_argument', `team must be 'red', 'blue' or null, got ${JSON.stringify(team)}`);
+  }
   const parts = {};
   let weaponHand = null;
   const loaded = [];
@@ -212,18 +193,22 @@ export function loadPlayer(lib, files, options = {}) {
     for (const part of PARTS) {
       let file = null;
       // The LOD asked for, then LOD 0, then any other LOD the part exists in (a player shipped
-      // with upper_1.md3 only is still a player).
+      // with upper_1.md3 only is still a player). The head: its player folder, then heads/.
       const levels = [...new Set([lod, 0, 1, 2, 3, 4])];
-      for (const level of levels) {
-        const suffix = level ? `_${level}` : '';
-        file = readModel(`${part}${suffix}.md3`) || readModel(`${part}${suffix}.iqm`);
-        if (file) {
-          if (level !== lod) {
-            warnings.push({ code: 'repaired', message: `${part}${lod ? `_${lod}` : ''}.md3 is missing; using ${file.path.slice(file.path.lastIndexOf('/') + 1)}` });
+      const stems = part === 'head' ? headModelStems(folder, name, head) : [part];
+      for (const stem of stems) {
+        for (const level of levels) {
+          const suffix = level ? `_${level}` : '';
+          file = readModel(`${stem}${suffix}.md3`) || readModel(`${stem}${suffix}.iqm`);
+          if (file) {
+            if (level !== lod) {
+              warnings.push({ code: 'repaired', message: `${stem.slice(stem.lastIndexOf('/') + 1)}${lod ? `_${lod}` : ''}.md3 is missing; using ${file.path.slice(file.path.lastIndexOf('/') + 1)}` });
+              if (lod) missing.add(where(`${part}_${lod}.md3`));
+            }
+            break;
           }
-          break;
         }
-        if (level === lod && lod) missing.add(where(`${part}_${level}.md3`));
+        if (file) break;
       }
       if (!file) throw new InterquakeError('missing_file', `${where(`${part}.md3`)} is missing`, { file: where(`${part}.md3`) });
       const model = lib.load(file.bytes, { name: file.path });
@@ -314,27 +299,36 @@ export function loadPlayer(lib, files, options = {}) {
   }
 
   // Skins
-  const skinFiles = new Map(); // skin name -> { lower, upper, head } parsed or null
-  const skinNames = sortSkins(info.skins || []);
-  const parseSkinFor = (skin) => {
-    if (skinFiles.has(skin)) return skinFiles.get(skin);
-    const byPart = {};
+  // Where each part's .skin is, as cgame looks (web/quake3/resolve.js): the body's folder for
+  // lower and upper, the head model's folder then heads/<head>/ for the head.
+  const headDirs = headModelStems(folder, name, head).map((stem) => stem.slice(0, Math.max(stem.lastIndexOf('/'), 0)));
+  const skinDirs = { lower: [folder], upper: [folder], head: headDirs };
+  const teamSkins = findTeamSkins(source.paths, [folder, headsFolder(folder, head)]);
+  const skinNames = sortSkins([...(info.skins || []), ...teamSkins.skins]);
+  const skinPaths = (skin, forTeam) => {
+    const out = { files: {}, wanted: {} };
     for (const part of PARTS) {
-      const file = find(`${part}_${skin}.skin`);
-      if (!file) {
-        byPart[part] = null;
-        continue;
-      }
-      try { // an unreadable or bad skin is a warning: the surfaces fall back to their shader names
-        byPart[part] = parseSkin(lib, read(file.path, 'skin').bytes, { name: file.path });
-        for (const w of byPart[part].warnings) warnings.push({ code: w.code, message: `${file.path}: ${w.message}` });
-      } catch (err) {
-        warnings.push({ code: err.code || 'syntax', message: err.message });
-        byPart[part] = null;
-      }
+      const { candidates, fallback, wanted } = skinCandidates(part, skin, forTeam, skinDirs[part]);
+      const hit = candidates.map((c) => find(c)).find(Boolean);
+      const last = hit ? null : find(fallback);
+      out.files[part] = hit ? { path: hit.path, fallback: false } : last ? { path: last.path, fallback: true } : null;
+      out.wanted[part] = wanted;
     }
-    skinFiles.set(skin, byPart);
-    return byPart;
+    return out;
+  };
+  const skinExists = (skin, forTeam) => Object.values(skinPaths(skin, forTeam).files).some((f) => f && !f.fallback);
+  const parsedSkins = new Map(); // .skin path -> parsed, or null when unreadable
+  const parseSkinFile = (path) => {
+    if (parsedSkins.has(path)) return parsedSkins.get(path);
+    let parsed = null;
+    try { // an unreadable or bad skin is a warning: the surfaces fall back to their shader names
+      parsed = parseSkin(lib, read(path, 'skin').bytes, { name: path });
+      for (const w of parsed.warnings) warnings.push({ code: w.code, message: `${path}: ${w.message}` });
+    } catch (err) {
+      warnings.push({ code: err.code || 'syntax', message: err.message });
+    }
+    parsedSkins.set(path, parsed);
+    return parsed;
   };
 
   const textureCache = new Map();
@@ -377,14 +371,18 @@ export function loadPlayer(lib, files, options = {}) {
   // The image a plain draw of a block shows: the first of its stage images that exists.
   const blockTexture = (images) => Object.values(images).find(Boolean) ?? null;
 
-  const resolveSkin = (skin) => {
-    const byPart = skin ? parseSkinFor(skin) : {};
+  const resolveSkin = (skin, { team: forTeam = team } = {}) => {
+    const found = skin ? skinPaths(skin, forTeam) : { files: {}, wanted: {} };
     const surfaces = {};
     const missingFiles = new Set();
+    const files = {};
     for (const part of Object.keys(parts)) {
-      const skinFile = byPart[part];
       const skinned = PARTS.includes(part); // a weapon has no player skin: its MD3 shader names
-      if (skin && skinned && !skinFile) missingFiles.add(where(`${part}_${skin}.skin`));
+      const at = skinned ? found.files[part] : null;
+      const skinFile = at ? parseSkinFile(at.path) : null;
+      if (skinned && skin) files[part] = at ? at.path : null;
+      // The file asked for is missing even when the part falls back to its default skin.
+      if (skin && skinned && (!at || at.fallback)) missingFiles.add(found.wanted[part]);
       surfaces[part] = parts[part].model.meshes.map((mesh, index) => {
         const key = skinSurfaceName(mesh.name || '');
         const entry = skinFile && skinned ? skinFile.surfaces.find((s) => s.name === key) : null;
@@ -403,12 +401,12 @@ export function loadPlayer(lib, files, options = {}) {
         return { mesh: index, name: mesh.name, shader, source: fromSkin ? 'skin' : 'shader', texture, script, images };
       });
     }
-    return { skin, surfaces, missingFiles: oncePerFile(missingFiles) };
+    return { skin, team: forTeam, files, surfaces, missingFiles: oncePerFile(missingFiles) };
   };
 
   // undefined: the default skin (or the first there is); null: no skin, the MD3 shader names
   let skin = options.skin !== undefined ? options.skin : skinNames.includes('default') ? 'default' : skinNames[0] ?? null;
-  if (skin !== null && !skinNames.includes(skin)) {
+  if (skin !== null && !skinExists(skin, team)) {
     warnings.push({ code: 'repaired', message: `no skin '${skin}' (available: ${skinNames.join(', ') || 'none'}); using ${skinNames.includes('default') ? 'default' : 'the shader names'}` });
     skin = skinNames.includes('default') ? 'default' : null;
   }
@@ -456,10 +454,17 @@ export function loadPlayer(lib, files, options = {}) {
 
   const player = {
     path: folder,
-    name: folder.slice(folder.lastIndexOf('/') + 1),
+    name,
     lod,
     lods: info.lods || [0],
     skin,
+    /** 'red', 'blue' or null: the team whose skins were looked for (cgame's team game). */
+    team,
+    /** The team folders holding skins ('cyborgs' for <folder>/cyborgs/lower_red.skin). */
+    teams: teamSkins.teams,
+    /** The .skin file each part uses (null: none, the MD3 shader names). */
+    skinFiles: chosen.files,
+    /** Skin names: '<skin>' for <part>_<skin>.skin, '<team folder>/<skin>' for team folders. */
     skins: skinNames,
     parts,
     animations,

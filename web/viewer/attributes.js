@@ -23,6 +23,7 @@ export const ATTRIBUTES = [
   { name: 'skin', type: 'string' },
   { name: 'lod', type: 'number', default: 0 },
   { name: 'weapon', type: 'string' },
+  { name: 'team', type: 'enum', values: ['red', 'blue'], default: null },
   { name: 'animation-name', type: 'string' },
   { name: 'legs-animation', type: 'string' },
   { name: 'torso-animation', type: 'string' },

@@ -98,7 +98,7 @@ async function buildPlayer(iq, input, options) {
   const weapon = options.weapon || undefined;
   const weaponWarnings = [];
   let player;
-  const load = (opts) => iq.loadPlayer(source, { player: folder || undefined, lod: options.lod, ...opts });
+  const load = (opts) => iq.loadPlayer(source, { player: folder || undefined, lod: options.lod, team: options.team ?? null, ...opts });
   try {
     player = load({ skin, weapon });
   } catch (err) {

@@ -1,15 +1,18 @@
 // <interquake-viewer>: the element itself. Attributes and properties (one list: attributes.js),
-// public methods, events and lifecycle; the work is done by its neighbours: sources.js and
-// content.js (loading), clock.js (playback), ticker.js (when to advance and draw), camera.js,
-// overlays.js, context.js and renderer.js (drawing), ui.js (built-in controls). See docs/VIEWER.md.
+// public methods, events and lifecycle; the work is done by its neighbours: reactions.js (what an
+// attribute change does), sources.js and content.js (loading), playback.js and clock.js (playback),
+// ticker.js (when to advance and draw), camera.js, overlays.js, context.js and renderer.js
+// (drawing), ui.js (built-in controls). See docs/VIEWER.md.
 
 import { init } from '../interquake.js';
 import { ATTRIBUTE_NAMES, SHOW_FLAGS, defineAttributeProperties, setOrRemove } from './attributes.js';
-import { Track, LOOP_MODES, naturalLoop, poseContent } from './clock.js';
+import { poseContent } from './clock.js';
+import { findAnimation, framesOf, gesturesOf, loopFor, pause, play, playGesture, seek, seekFrame, setAnimation, startTracks, step, trackFor } from './playback.js';
 import { resolveInput } from './sources.js';
 import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf, prepareShaders } from './content.js';
-import { OrbitCamera, attachCameraControls, parseFieldOfView, parseOrbit, parseTarget, DEFAULT_FOV } from './camera.js';
-import { overlayLines } from './overlays.js';
+import { OrbitCamera, attachCameraControls } from './camera.js';
+import { reactToAttribute } from './reactions.js';
+import { overlayLines, placeLabels } from './overlays.js';
 import { drawnBounds, sane } from './framing.js';
 import { acquireRenderer, releaseRenderer, present } from './context.js';
 import { parseLightDirection } from './renderer.js';
@@ -19,15 +22,8 @@ import { ViewerError, asError } from './errors.js';
 import { Stage, parseColor } from './stage.js';
 
 export { ViewerError, geometryOf, summarize, SHOW_FLAGS };
-const PLAYER_DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what the game shows at rest
 const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
 const DEFAULT_LABEL = '3D model';
-// What a camera attribute's text should look like (the warning for text that is not).
-const CAMERA_SYNTAX = {
-  'camera-orbit': ['"theta phi radius", e.g. "45deg 60deg 5m" or "auto auto 120%"', parseOrbit, { theta: null, phi: null, radius: null }],
-  'camera-target': ['"x y z", e.g. "0m 1.5m -0.5m" or "auto"', parseTarget, [null, null, null]],
-  'field-of-view': ['an angle between 0 and 180 degrees, e.g. "30deg", "0.5rad" or "30" (degrees)', parseFieldOfView, DEFAULT_FOV],
-};
 
 // Importing this file (in Node, a test runner, server-side rendering) touches no DOM: the base
 // class is looked up, not named, and only the entry registers the element where customElements exists.
@@ -82,66 +78,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   attributeChangedCallback(name, oldValue, value) {
     if (oldValue === value) return;
-    switch (name) {
-      case 'src':
-        if (this.isConnected) this._loadFromAttribute();
-        break;
-      case 'skin':
-        if (this._content?.player && value && value !== this._skinRequested) this.setSkin(value).catch(() => {});
-        break;
-      case 'lod':
-      case 'weapon':
-        if (this._content?.player) this._reloadPlayer().catch(() => {});
-        break;
-      case 'animation-name':
-      case 'legs-animation':
-      case 'torso-animation':
-        if (this._content && value) {
-          const part = name === 'legs-animation' ? 'legs' : name === 'torso-animation' ? 'torso' : 'both';
-          this._setAnimationQuiet(value, part);
-        }
-        break;
-      case 'autoplay':
-        if (this._content && value !== null) this.play();
-        break;
-      case 'loop':
-        for (const track of this._tracks) {
-          track.loop = this._loopFor(track.animation);
-          track.seek(track.time); // the same time in the new mode (clamped to the pass in once mode)
-        }
-        this._invalidate();
-        break;
-      case 'frame':
-        if (this._content && value !== null) this.seekFrame(Number(value));
-        break;
-      case 'controls':
-        this._applyControls();
-        break;
-      case 'model':
-        if (this._source != null && this.isConnected) this.load(this._source, { ...this._sourceOptions, model: value }).catch(() => {});
-        break;
-      case 'camera-orbit':
-        this._camera.applyOrbit(this._cameraAttribute(name, value));
-        this._cameraChanged();
-        break;
-      case 'camera-target':
-        this._camera.applyTarget(this._cameraAttribute(name, value));
-        this._cameraChanged();
-        break;
-      case 'field-of-view':
-        this._camera.setFieldOfView(this._cameraAttribute(name, value));
-        this._cameraChanged();
-        break;
-      case 'alt':
-        this._applyAlt();
-        break;
-      case 'auto-rotate':
-        this._camera.autoRotateFrozen = false; // renderFrame() froze it; asking again turns it back on
-        this._invalidate();
-        break;
-      default:
-        this._invalidate();
-    }
+    reactToAttribute(this, name, value);
     this._ui?.update();
   }
 
@@ -185,17 +122,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
    * { animation, frame (fractional, inside the animation), globalFrame (the model's frame shown),
    * frameCount, time, duration, loop, finished }, all as the C answers them.
    */
-  get frames() {
-    const out = {};
-    for (const track of this._tracks) {
-      const h = track.head();
-      out[track.part] = {
-        animation: track.animation?.name ?? null, frame: h?.position ?? 0, globalFrame: h?.frameA ?? 0,
-        frameCount: h?.frameCount ?? 0, time: track.time, duration: h?.duration ?? 0, loop: track.loop, finished: track.finished,
-      };
-    }
-    return out;
-  }
+  get frames() { return framesOf(this); }
 
   // ---- methods
 
@@ -214,94 +141,33 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     return job;
   }
 
-  play(options = {}) {
-    if (!this._content) return;
-    if (options.repetitions === 1) this.loop = 'once';
-    if (options.pingpong) this.loop = 'pingpong';
-    const speed = this.timeScale;
-    for (const track of this._tracks) if (track.finished) track.rewind(speed);
-    if (!this._paused) return;
-    this._paused = false;
-    this._ticker.lastTick = 0;
-    this._emit('play');
-    this._invalidate();
-    this._ui?.update();
-  }
+  play(options = {}) { play(this, options); }
 
-  pause() {
-    if (this._paused) return;
-    this._paused = true;
-    this._ticker.stop();
-    this._emit('pause');
-    this._invalidate();
-    this._ui?.update();
-  }
+  pause() { pause(this); }
 
   /** Puts every part's play head at `seconds` from its animation's start. */
-  seek(seconds) {
-    for (const track of this._tracks) track.seek(Number(seconds) || 0);
-    this._timeChanged();
-  }
+  seek(seconds) { seek(this, seconds); }
 
   /** Puts the play head on frame `n` of the current animation (0-based, fractions allowed); `part`: one part only. */
-  seekFrame(n, { part } = {}) {
-    for (const track of this._tracks) if (!part || part === track.part) track.seekFrame(Number(n) || 0);
-    this._timeChanged();
-  }
+  seekFrame(n, options) { seekFrame(this, n, options); }
 
   /** Pauses and moves `n` whole frames (negative: back), wrapping in repeat mode; `part`: one part only. */
-  step(n = 1, { part } = {}) {
-    this.pause();
-    for (const track of this._tracks) if (!part || part === track.part) track.stepFrames(n);
-    this._timeChanged();
-  }
+  step(n, options) { step(this, n, options); }
 
   /**
    * Plays animation `name` (from availableAnimations) on `part` ('both', 'legs' or 'torso'; Quake 3
    * names pick their part themselves), crossfading for `crossfade` ms.
    */
-  setAnimation(name, { part, crossfade } = {}) {
-    const c = this._content;
-    if (!c) throw new ViewerError('not_loaded', 'setAnimation(): no model is loaded');
-    const animation = this._findAnimation(name, part);
-    if (!animation) {
-      const names = c.animations.map((a) => a.name).join(', ') || 'none';
-      throw new ViewerError('invalid_argument', `no animation named '${name}' (this model has: ${names})`);
-    }
-    const fadeMs = crossfade ?? this.animationCrossfadeDuration;
-    // A player changes animation as the game does unless q3-transition="false" or a crossfade is asked for.
-    const q3Transition = crossfade === undefined && this.q3Transition;
-    for (const track of this._tracksFor(animation)) {
-      track.returnTo = null;
-      const previous = track.animation?.name ?? null;
-      track.start(animation, { speed: this.timeScale, loop: this._loopFor(animation), crossfade: Math.max(0, fadeMs) / 1000, q3Transition });
-      this._emit('animation-change', { animation: animation.name, part: track.part, previous });
-    }
-    this._invalidate();
-    this._ui?.update(true);
-  }
+  setAnimation(name, options) { setAnimation(this, name, options); }
 
   /** The torso animations a player can play once as a gesture (TORSO_GESTURE, TORSO_ATTACK, ...). */
-  get availableGestures() {
-    return (this._content?.animations ?? []).filter((a) => a.part === 'torso' && !/^TORSO_STAND/.test(a.name)).map((a) => a.name);
-  }
+  get availableGestures() { return gesturesOf(this); }
 
   /**
    * Plays a torso animation once (default TORSO_GESTURE), then returns the torso to TORSO_STAND, as
    * the game does after a gesture or an attack. Starts playback if paused.
    */
-  playGesture(name = 'TORSO_GESTURE') {
-    const c = this._content;
-    if (!c?.player) throw new ViewerError('invalid_argument', 'playGesture() needs a Quake 3 player');
-    const animation = this._findAnimation(name, 'torso');
-    if (!animation || animation.part !== 'torso') throw new ViewerError('invalid_argument', `no torso animation '${name}'`);
-    const track = this._trackFor('torso');
-    const stand = this._findAnimation(PLAYER_DEFAULT_ANIMATIONS.torso, 'torso');
-    this.setAnimation(animation.name, { part: 'torso' });
-    track.loop = 'once';
-    track.returnTo = stand && stand !== animation ? stand.name : null;
-    this.play();
-  }
+  playGesture(name) { playGesture(this, name); }
 
   /** Switches a Quake 3 player's skin (one of availableSkins). */
   async setSkin(name) {
@@ -412,7 +278,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   _buildOptions(options = {}) {
     return {
-      format: options.format, skin: this.getAttribute('skin'), lod: this.lod, weapon: this.getAttribute('weapon'),
+      format: options.format, skin: this.getAttribute('skin'), lod: this.lod, weapon: this.getAttribute('weapon'), team: this.team,
       release: (texture) => this._renderer?.release(texture),
     };
   }
@@ -442,18 +308,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   _setContent(content) {
     this._disposeContent();
     this._content = content;
-    this._tracks = content.player ? [new Track('legs'), new Track('torso')] : [new Track('both')];
-    const speed = this.timeScale;
-    for (const track of this._tracks) {
-      const wanted = track.part === 'legs' ? this.getAttribute('legs-animation')
-        : track.part === 'torso' ? this.getAttribute('torso-animation') : this.getAttribute('animation-name');
-      const standard = PLAYER_DEFAULT_ANIMATIONS[track.part];
-      const animation = (wanted && this._findAnimation(wanted, track.part))
-        || (standard && content.animations.find((a) => a.name === standard))
-        || content.animations.find((a) => a.part === track.part)
-        || content.animations.find((a) => a.part === 'both' || track.part === 'both') || null;
-      if (animation) track.start(animation, { speed, loop: this._loopFor(animation) });
-    }
+    startTracks(this, content);
     const frame = this.getAttribute('frame');
     if (frame !== null) for (const track of this._tracks) track.seekFrame(Number(frame) || 0);
     content.bounds = sane(drawnBounds(content, this._tracks));
@@ -476,31 +331,11 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   // ---- animation helpers
 
-  _findAnimation(name, part) {
-    const list = this._content?.animations ?? [];
-    const lower = String(name).toLowerCase();
-    return list.find((a) => a.name === name && (!part || part === 'both' || a.part === part || a.part === 'both'))
-      || list.find((a) => a.name.toLowerCase() === lower) || null;
-  }
-
-  // The tracks an animation plays on: its own part, or all of them for 'both' (BOTH_* on a player).
-  _tracksFor(animation) {
-    return this._tracks.filter((t) => animation.part === 'both' || t.part === animation.part || t.part === 'both');
-  }
-
-  _trackFor(part) {
-    return this._tracks.find((t) => t.part === part) ?? null;
-  }
-
-  _mainTrack() {
-    return this._tracks[0] ?? null;
-  }
-
-  // The loop attribute wins; otherwise what the data says (availableAnimations' `loop`): the IQM/IQE
-  // loop flag (all repeat when a file flags none), animation.cfg's looping count on Quake 3 players.
-  _loopFor(animation) {
-    return this.loop ?? (animation ? naturalLoop(animation) : 'repeat');
-  }
+  // Track helpers (playback.js); ui.js reads _mainTrack and _trackFor.
+  _findAnimation(name, part) { return findAnimation(this, name, part); }
+  _trackFor(part) { return trackFor(this, part); }
+  _mainTrack() { return this._tracks[0] ?? null; }
+  _loopFor(animation) { return loopFor(this, animation); }
 
   _setAnimationQuiet(name, part) {
     try { this.setAnimation(name, { part }); } catch (err) { this._emit('error', { type: 'invalidattribute', code: err.code, message: err.message }); }
@@ -552,6 +387,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     if (!c) {
       r.render({ parts: [], background, camera: camera(), lines: null });
       present(r, this._canvas, this._bitmap);
+      this._tagLabels?.replaceChildren();
       return;
     }
     poseContent(c, this._tracks, this.interpolate);
@@ -561,23 +397,29 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     // _hiddenParts: a test hook (draw one Quake 3 part at a time to find where it is on screen).
     const parts = this._hiddenParts ? c.parts.filter((p) => !this._hiddenParts.has(p.partName)) : c.parts;
     const light = { direction: parseLightDirection(this.lightDirection), intensity: Math.max(0, this.lightIntensity), ambient: Math.max(0, this.lightAmbient) };
+    const view = camera();
     // Shader scripts run on the animation's clock (_shaderTime: a test hook that pins it).
-    r.render({ parts, background, camera: camera(), light, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth,
+    r.render({ parts, background, camera: view, light, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth,
       shaderTime: this._shaderTime ?? this.currentTime });
     present(r, this._canvas, this._bitmap);
+    this._placeTagLabels(overlays.labels, view.viewProjection);
+  }
+
+  // show="tags": each tag's name in HTML over the canvas, at its projected origin (overlays.js).
+  _placeTagLabels(labels, viewProjection) {
+    if (!labels.length && !this._tagLabels) return;
+    if (!this._tagLabels) {
+      this._tagLabels = document.createElement('div');
+      this._tagLabels.setAttribute('part', 'tag-labels');
+      this._tagLabels.style.cssText = 'position:absolute;inset:0;overflow:hidden;pointer-events:none;';
+      this._view.view.insertBefore(this._tagLabels, this._canvas.nextSibling);
+    }
+    const rect = this._canvas.getBoundingClientRect();
+    placeLabels(this._tagLabels, labels, viewProjection, rect.width, rect.height);
   }
 
   _fitCamera(bounds) {
     this._camera.fit(bounds);
-  }
-
-  // A camera attribute parsed; text it cannot read gives a console warning and the default.
-  _cameraAttribute(name, value) {
-    const [syntax, parse, fallback] = CAMERA_SYNTAX[name];
-    const parsed = parse(value);
-    if (parsed !== undefined) return parsed;
-    console.warn(`<interquake-viewer> ${name}="${value}" is not ${syntax}: using the default`);
-    return fallback;
   }
 
   _cameraChanged() {

@@ -1,14 +1,19 @@
 // Overlay lines the renderer draws over or into the model: the grid, each part's bounds, skeleton,
 // tags and vertex normals. Each segment is x y z r g b per end; 'depth' segments are hidden by
-// the model, 'top' ones are not.
+// the model, 'top' ones are not. Tags also get their names as labels: HTML over the canvas,
+// placed at each tag's projected origin (placeLabels).
 
 import { multiply, transformPoint } from '../core/mat4.js';
 import { sane } from './framing.js';
 
-/** { depth, top }: Float32Arrays of segments (or null) for the flags in `show`. */
+/**
+ * { depth, top, labels }: Float32Arrays of segments (or null) for the flags in `show`, and the
+ * tag labels ([{ text, at: [x, y, z] }], world positions).
+ */
 export function overlayLines(content, show, camera) {
   const depth = [];
   const top = [];
+  const labels = [];
   const seg = (out, p, q, color) => out.push(p[0], p[1], p[2], ...color, q[0], q[1], q[2], ...color);
   if (show.has('grid')) {
     const b = content.bounds;
@@ -57,11 +62,46 @@ export function overlayLines(content, show, camera) {
         seg(top, o, transformPoint(tm, [length, 0, 0]), [1, 0.2, 0.2]);
         seg(top, o, transformPoint(tm, [0, length, 0]), [0.2, 1, 0.2]);
         seg(top, o, transformPoint(tm, [0, 0, length]), [0.3, 0.5, 1]);
+        labels.push({ text: name, at: o });
       }
     }
     if (show.has('normals')) normalLines(part, camera.fitRadius * 0.03, (p, q) => seg(depth, p, q, [0.4, 0.7, 1]));
   }
-  return { depth: depth.length ? new Float32Array(depth) : null, top: top.length ? new Float32Array(top) : null };
+  return { depth: depth.length ? new Float32Array(depth) : null, top: top.length ? new Float32Array(top) : null, labels };
+}
+
+const LABEL_STYLE = 'position:absolute;left:0;top:0;padding:0 3px;border-radius:3px;white-space:nowrap;'
+  + 'font:11px/1.4 system-ui,sans-serif;color:#fff;background:rgba(0,0,0,0.55);pointer-events:none;';
+
+/**
+ * Shows `labels` ({ text, at }) in `layer` (an element over the canvas, `width` x `height` CSS
+ * pixels), each just right of its point projected by `viewProjection` (column-major); points
+ * behind the camera or off the view are hidden. Spans are reused from frame to frame.
+ */
+export function placeLabels(layer, labels, viewProjection, width, height) {
+  const m = viewProjection;
+  while (layer.children.length > labels.length) layer.lastChild.remove();
+  labels.forEach(({ text, at }, i) => {
+    let span = layer.children[i];
+    if (!span) {
+      span = layer.ownerDocument.createElement('span');
+      span.setAttribute('part', 'tag-label');
+      span.style.cssText = LABEL_STYLE;
+      layer.append(span);
+    }
+    if (span.textContent !== text) span.textContent = text;
+    const [x, y, z] = at;
+    const w = m[3] * x + m[7] * y + m[11] * z + m[15];
+    const sx = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / w + 1) / 2 * width;
+    const sy = (1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / w) / 2 * height;
+    const shown = w > 0 && sx >= 0 && sx <= width && sy >= 0 && sy <= height;
+    span.hidden = !shown;
+    span.style.display = shown ? '' : 'none';
+    // The label's left edge 4 px right of the origin, centred on it vertically.
+    if (shown) span.style.transform = `translate(${(sx + 4).toFixed(1)}px, calc(${sy.toFixed(1)}px - 50%))`;
+    span.dataset.x = sx.toFixed(1);
+    span.dataset.y = sy.toFixed(1);
+  });
 }
 
 function jointPositions(model, world) {

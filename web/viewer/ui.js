@@ -4,6 +4,7 @@
 
 import { LOOP_MODES } from './clock.js';
 import { SHOW_FLAGS } from './attributes.js';
+import { parseLightDirection } from './renderer.js';
 const SPEEDS = [0.1, 0.25, 0.5, 1, 1.5, 2, 4];
 
 // Icons as inline SVG: glyphs like ▶ are missing from many fonts.
@@ -108,6 +109,9 @@ export function buildControls(viewer, mode, stage) {
   // Quake 3 players: the weapon in hand, a torso gesture played once.
   const weapon = select('weapon-select', 'Weapon');
   const weaponLabel = labelled('Weapon', weapon);
+  const team = select('team-select', 'Team');
+  for (const t of ['', 'red', 'blue']) team.append(el('option', { value: t }, t || 'none'));
+  const teamLabel = labelled('Team', team);
   const gesture = select('gesture-select', 'Gesture');
   const gestureButton = el('button', { title: 'Play the gesture once, then stand', part: 'gesture-button' }, 'gesture');
   const gestureLabel = el('span', {}, labelled('Gesture', gesture), gestureButton);
@@ -117,8 +121,14 @@ export function buildControls(viewer, mode, stage) {
   const range = (name, max, label) => el('input', { type: 'range', min: '0', max: String(max), step: '0.05', part: name, 'aria-label': label });
   const intensity = range('light-intensity-input', 2, 'Light intensity');
   const ambient = range('light-ambient-input', 1.5, 'Ambient light');
-  const lookRow = el('div', { class: 'row' }, weaponLabel, gestureLabel, labelled('Background', background), labelled('Transparent', transparent),
-    labelled('Light', intensity), labelled('Ambient', ambient));
+  // The light's direction (light-direction) as azimuth round Z and elevation, in degrees; "camera"
+  // removes the attribute (the light follows the camera again).
+  const angle = (name, min, max, label) => el('input', { type: 'range', min: String(min), max: String(max), step: '1', value: '0', part: name, 'aria-label': label });
+  const azimuth = angle('light-azimuth-input', -180, 180, 'Light azimuth (degrees)');
+  const elevation = angle('light-elevation-input', -90, 90, 'Light elevation (degrees)');
+  const followCamera = el('button', { title: 'Light from over the camera\'s shoulder', 'aria-pressed': 'true', part: 'light-camera-button' }, 'camera');
+  const lookRow = el('div', { class: 'row' }, weaponLabel, teamLabel, gestureLabel, labelled('Background', background), labelled('Transparent', transparent),
+    labelled('Light', intensity), labelled('Ambient', ambient), labelled('Azimuth', azimuth), labelled('Elevation', elevation), followCamera);
 
   const toggles = SHOW_FLAGS.map((flag) => el('button', { 'aria-pressed': 'false', 'data-flag': flag, part: `toggle-${flag}` }, flag));
   const infoButton = el('button', { 'aria-pressed': 'false', part: 'info-button' }, 'info');
@@ -147,12 +157,17 @@ export function buildControls(viewer, mode, stage) {
   skin.addEventListener('change', () => viewer.setSkin(skin.value).catch(() => {}));
   lod.addEventListener('change', () => { viewer.lod = lod.value; });
   weapon.addEventListener('change', () => { viewer.weapon = weapon.value || null; });
+  team.addEventListener('change', () => { viewer.team = team.value || null; });
   gestureButton.addEventListener('click', () => viewer.playGesture(gesture.value || undefined));
   const applyBackground = () => { viewer.background = transparent.checked ? 'transparent' : background.value; };
   background.addEventListener('input', () => { transparent.checked = false; applyBackground(); });
   transparent.addEventListener('change', applyBackground);
   intensity.addEventListener('input', () => { viewer.lightIntensity = Number(intensity.value); });
   ambient.addEventListener('input', () => { viewer.lightAmbient = Number(ambient.value); });
+  const applyDirection = () => { viewer.lightDirection = lightDirectionText(Number(azimuth.value), Number(elevation.value)); };
+  azimuth.addEventListener('input', applyDirection);
+  elevation.addEventListener('input', applyDirection);
+  followCamera.addEventListener('click', () => { viewer.lightDirection = null; });
   for (const button of toggles) {
     button.addEventListener('click', () => {
       const show = viewer.show;
@@ -227,6 +242,12 @@ export function buildControls(viewer, mode, stage) {
     infoButton.setAttribute('aria-pressed', String(info.classList.contains('open')));
     if (root.activeElement !== intensity) intensity.value = String(viewer.lightIntensity);
     if (root.activeElement !== ambient) ambient.value = String(viewer.lightAmbient);
+    const direction = parseLightDirection(viewer.lightDirection);
+    followCamera.setAttribute('aria-pressed', String(!direction));
+    if (direction && root.activeElement !== azimuth && root.activeElement !== elevation) {
+      azimuth.value = String(Math.round((Math.atan2(direction[1], direction[0]) * 180) / Math.PI));
+      elevation.value = String(Math.round((Math.asin(Math.max(-1, Math.min(1, direction[2]))) * 180) / Math.PI));
+    }
     transparent.checked = viewer.background === 'transparent';
     if (/^#[0-9a-f]{6}$/i.test(viewer.background ?? '')) background.value = viewer.background.toLowerCase();
     if (!rebuild) return;
@@ -248,6 +269,8 @@ export function buildControls(viewer, mode, stage) {
     fillSelect(skin, viewer.availableSkins, viewer.skin);
     lodLabel.hidden = viewer.availableLods.length < 2;
     fillSelect(lod, viewer.availableLods.map(String), viewer.lod);
+    teamLabel.hidden = !player;
+    team.value = viewer.team ?? '';
     weaponLabel.hidden = !viewer.availableWeapons.length;
     fillSelect(weapon, ['', ...viewer.availableWeapons], viewer.weapon ?? '');
     const gestures = viewer.availableGestures;
@@ -266,6 +289,14 @@ export function buildControls(viewer, mode, stage) {
       root.querySelector('canvas').removeEventListener('keydown', keys);
     },
   };
+}
+
+/** "x y z" (model space, Z up) for a light at `azimuth` degrees round Z from +X and `elevation` degrees up. */
+export function lightDirectionText(azimuth, elevation) {
+  const a = (azimuth * Math.PI) / 180;
+  const e = (elevation * Math.PI) / 180;
+  const round = (v) => Math.round(v * 1e4) / 1e4 + 0; // + 0: no "-0"
+  return [Math.cos(e) * Math.cos(a), Math.cos(e) * Math.sin(a), Math.sin(e)].map(round).join(' ');
 }
 
 function renderInfo(panel, info) {
