@@ -1,6 +1,6 @@
 // Writes the ErrorCode union of web/interquake.d.ts from the C's one list (src/iq_errors.h),
 // so the types name exactly the codes an InterquakeError can carry. `node tools/gen-types.mjs`;
-// tests/js/boundary.test.mjs fails when the two differ.
+// tests/js/core/boundary.test.mjs fails when the two differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);

@@ -8,10 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { init } from 'interquake';
-import { buildTGA, fiveBit } from './lib/tga-build.mjs';
-import { referenceDecodeTGA } from './lib/tga-reference.mjs';
+import { buildTGA, fiveBit } from '../lib/tga-build.mjs';
+import { referenceDecodeTGA } from '../lib/tga-reference.mjs';
 
-const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
+const CORPUS = new URL('../../../../shared/corpus/', import.meta.url).pathname;
 const iq = await init();
 
 function tgaFiles(dir) {

@@ -7,17 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from 'interquake';
-import { buildMD3, quadSurface } from './lib/md3-build.mjs';
-import { buildZip } from './lib/zip-build.mjs';
+import { buildMD3, quadSurface } from '../lib/md3-build.mjs';
+import { buildZip } from '../lib/zip-build.mjs';
 
-const bin = fileURLToPath(new URL('../../bin/interquake.mjs', import.meta.url));
-const corpus = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+const bin = fileURLToPath(new URL('../../../bin/interquake.mjs', import.meta.url));
+const corpus = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 const jetpack = join(corpus, 'iqe/unvanquished/jetpack.iqe');
 const mrfixit = join(corpus, 'iqm/mrfixit/mrfixit.iqm');
 const invalid = join(corpus, 'iqm/invalid/InvalidMeshOffset.iqm');
 const sarge = join(corpus, 'md3/openarena/models/players/sarge');
 const run = (...args) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-const version = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')).version;
+const version = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')).version;
 const iq = await init();
 
 function withDir(fn) {
@@ -375,7 +375,7 @@ test('bad input: a clear message and exit code 1', () => withDir((dir) => {
 
 test('convert to .glb: a model with its textures, a player folder with --skin and --lod, a player and a model inside a .pk3', async () => {
   const { default: validator } = await import('gltf-validator');
-  const { sargePk3 } = await import('./lib/q3-corpus.mjs');
+  const { sargePk3 } = await import('../lib/q3-corpus.mjs');
   const dir = mkdtempSync(join(tmpdir(), 'iq-cli-'));
   try {
     const chunkJson = (bytes) => JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + (bytes[12] | (bytes[13] << 8) | (bytes[14] << 16)))));

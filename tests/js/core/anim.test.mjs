@@ -7,13 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init, DEFAULT_FRAMERATE } from 'interquake';
-import { buildIQM } from './lib/iqm-build.mjs';
-import { parseIQM, skinPose } from './lib/iqm-reference.mjs';
-import { playhead, samplePlay, samplePose, jointWorld, toColumnMajor, nlerp, autoRotation } from './lib/anim-reference.mjs';
-import { slerp, normalizeQ } from './lib/iqm-reference.mjs';
-import { assertNear as near } from './lib/assert-near.mjs';
+import { buildIQM } from '../lib/iqm-build.mjs';
+import { parseIQM, skinPose } from '../lib/iqm-reference.mjs';
+import { playhead, samplePlay, samplePose, jointWorld, toColumnMajor, nlerp, autoRotation } from '../lib/anim-reference.mjs';
+import { slerp, normalizeQ } from '../lib/iqm-reference.mjs';
+import { assertNear as near } from '../lib/assert-near.mjs';
 
-const CORPUS = new URL('../../../shared/corpus/iqm/', import.meta.url);
+const CORPUS = new URL('../../../../shared/corpus/iqm/', import.meta.url);
 const corpus = (path) => new Uint8Array(readFileSync(new URL(path, CORPUS)));
 const iq = await init();
 

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { init, InterquakeError } from 'interquake';
 
 const iq = await init();
-const web = new URL('../../web/', import.meta.url);
+const web = new URL('../../../web/', import.meta.url);
 
 function jsFiles(dir) {
   const out = [];
@@ -78,7 +78,7 @@ test('an error a C call fills carries its code, message and offset; JS codes not
 });
 
 test('names that are not UTF-8 come back as Latin-1, byte for byte', async () => {
-  const { decodeText } = await import('../../web/core/wasm.js');
+  const { decodeText } = await import('../../../web/core/wasm.js');
   assert.equal(decodeText(new Uint8Array([0x74, 0x61, 0x67, 0x5f, 0xe9, 0x61, 0x64])), 'tag_\u00e9ad');
   assert.equal(decodeText(new Uint8Array([0x63, 0x61, 0x66, 0xc3, 0xa9])), 'caf\u00e9');
   assert.equal(decodeText(new Uint8Array([0x80, 0x9f, 0xff])), '\u0080\u009f\u00ff');

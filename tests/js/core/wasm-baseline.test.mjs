@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init, simdSupported } from 'interquake';
-import { parseIQM, skin } from './lib/iqm-reference.mjs';
+import { parseIQM, skin } from '../lib/iqm-reference.mjs';
 
-const bytes = new Uint8Array(readFileSync(new URL('../../../shared/corpus/iqm/mrfixit/mrfixit.iqm', import.meta.url)));
+const bytes = new Uint8Array(readFileSync(new URL('../../../../shared/corpus/iqm/mrfixit/mrfixit.iqm', import.meta.url)));
 
 test('the SIMD probe needs SIMD: it validates, and fails once its v128 result is declared i32', () => {
   assert.equal(simdSupported(), true, 'Node 20 runs WASM SIMD');

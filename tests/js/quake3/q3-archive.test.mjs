@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { init, InterquakeError } from 'interquake';
-import { buildZip, zeroStream } from './lib/zip-build.mjs';
-import { buildMD3, quadSurface } from './lib/md3-build.mjs';
-import { gameFiles, sargePk3, SARGE } from './lib/q3-corpus.mjs';
+import { buildZip, zeroStream } from '../lib/zip-build.mjs';
+import { buildMD3, quadSurface } from '../lib/md3-build.mjs';
+import { gameFiles, sargePk3, SARGE } from '../lib/q3-corpus.mjs';
 
 const iq = await init();
 const files = gameFiles();

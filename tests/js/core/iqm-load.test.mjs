@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init, InterquakeError } from 'interquake';
-import { buildIQM, FORMATS } from './lib/iqm-build.mjs';
-import { parseIQM, readComponent, skin } from './lib/iqm-reference.mjs';
-import { assertNear as close } from './lib/assert-near.mjs';
+import { buildIQM, FORMATS } from '../lib/iqm-build.mjs';
+import { parseIQM, readComponent, skin } from '../lib/iqm-reference.mjs';
+import { assertNear as close } from '../lib/assert-near.mjs';
 
-const CORPUS = new URL('../../../shared/corpus/iqm/', import.meta.url);
+const CORPUS = new URL('../../../../shared/corpus/iqm/', import.meta.url);
 const corpus = (path) => new Uint8Array(readFileSync(new URL(path, CORPUS)));
 const iq = await init();
 

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { init, InterquakeError } from 'interquake';
-import { gameFiles, relativeFiles, sargePk3, SARGE, GRISM } from './lib/q3-corpus.mjs';
-import { readMd3Tags, tagMatrix4, mul4, apply4 } from './lib/md3-tags.mjs';
+import { gameFiles, relativeFiles, sargePk3, SARGE, GRISM } from '../lib/q3-corpus.mjs';
+import { readMd3Tags, tagMatrix4, mul4, apply4 } from '../lib/md3-tags.mjs';
 
 const iq = await init();
 const files = gameFiles();

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { init, InterquakeError } from 'interquake';
 
-const corpus = new URL('../../../shared/corpus/iqe/unvanquished/', import.meta.url);
-const fixtures = new URL('../fixtures/iqe/', import.meta.url);
+const corpus = new URL('../../../../shared/corpus/iqe/unvanquished/', import.meta.url);
+const fixtures = new URL('../../fixtures/iqe/', import.meta.url);
 const read = (base, name) => new Uint8Array(readFileSync(new URL(name, base)));
 const CORPUS_FILES = ['jetpack.iqe', 'weapons/level1/vwep_view.iqe', 'missiles/spike/spike.iqe',
   'missiles/lockblob/lockblob.iqe', 'missiles/rocket/rocket.iqe'];

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init, InterquakeError } from 'interquake';
-import { parseShaderScript, parseShaders, shaderKey, shaderEnv, evaluateStage, waveValue } from '../../web/quake3/shaders.js';
-import { buildZip } from './lib/zip-build.mjs';
+import { parseShaderScript, parseShaders, shaderKey, shaderEnv, evaluateStage, waveValue } from '../../../web/quake3/shaders.js';
+import { buildZip } from '../lib/zip-build.mjs';
 
 const iq = await init();
-const fixture = (name) => readFileSync(new URL(`../fixtures/shaders/${name}`, import.meta.url));
+const fixture = (name) => readFileSync(new URL(`../../fixtures/shaders/${name}`, import.meta.url));
 
 test('a script reads back with every enum named', () => {
   const s = parseShaderScript(iq, fixture('every_keyword.shader'), { name: 'every_keyword.shader' });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { init, InterquakeError } from 'interquake';
 
-const mrfixitPath = new URL('../../../shared/corpus/iqm/mrfixit/mrfixit.iqm', import.meta.url);
+const mrfixitPath = new URL('../../../../shared/corpus/iqm/mrfixit/mrfixit.iqm', import.meta.url);
 const mrfixit = new Uint8Array(readFileSync(mrfixitPath));
 const iq = await init();
 
@@ -27,7 +27,7 @@ test('200 models dropped without dispose() are freed when collected (Finalizatio
     console.log(JSON.stringify({ perModel, before, after: iq.liveBytes, memory: iq.memoryBytes }));
   `;
   const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
-    cwd: new URL('../../', import.meta.url), encoding: 'utf8',
+    cwd: new URL('../../../', import.meta.url), encoding: 'utf8',
   });
   assert.equal(r.status, 0, r.stderr);
   const { perModel, before, after, memory } = JSON.parse(r.stdout);

@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from 'interquake';
-import { buildMD3 } from './lib/md3-build.mjs';
-import { buildIQM } from './lib/iqm-build.mjs';
+import { buildMD3 } from '../lib/md3-build.mjs';
+import { buildIQM } from '../lib/iqm-build.mjs';
 
 const iq = await init();
 const enc = new TextEncoder();

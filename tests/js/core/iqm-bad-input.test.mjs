@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init } from 'interquake';
-import { buildIQM, fieldOffset, patchU32, patchI32, patchF32, readU32 } from './lib/iqm-build.mjs';
+import { buildIQM, fieldOffset, patchU32, patchI32, patchF32, readU32 } from '../lib/iqm-build.mjs';
 
 const iq = await init();
-const CORPUS = new URL('../../../shared/corpus/iqm/', import.meta.url);
+const CORPUS = new URL('../../../../shared/corpus/iqm/', import.meta.url);
 const corpus = (path) => new Uint8Array(readFileSync(new URL(path, CORPUS)));
 
 const identity = { translate: [0, 0, 0], rotate: [0, 0, 0, 1], scale: [1, 1, 1] };

@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import validator from 'gltf-validator';
 import { inflateSync, unzlibSync } from 'fflate';
 import { init } from 'interquake';
-import { encodePNG, alphaModeOf } from '../../web/core/gltf.js';
-import { parseGLB, mixerOf, worldPositions, partMeshes, maxDifference, shown } from './lib/gltf-three.mjs';
-import { gameFiles } from './lib/q3-corpus.mjs';
+import { encodePNG, alphaModeOf } from '../../../web/core/gltf.js';
+import { parseGLB, mixerOf, worldPositions, partMeshes, maxDifference, shown } from '../lib/gltf-three.mjs';
+import { gameFiles } from '../lib/q3-corpus.mjs';
 
 const iq = await init();
-const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
+const CORPUS = new URL('../../../../shared/corpus/', import.meta.url);
 const read = (path) => new Uint8Array(readFileSync(new URL(path, CORPUS)));
 const load = (path) => iq.load(read(path), { name: path });
 // Textures next to the model (what options.files as a function is for).

@@ -5,16 +5,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init, InterquakeError } from 'interquake';
 
-const mrfixit = new Uint8Array(readFileSync(new URL('../../../shared/corpus/iqm/mrfixit/mrfixit.iqm', import.meta.url)));
+const mrfixit = new Uint8Array(readFileSync(new URL('../../../../shared/corpus/iqm/mrfixit/mrfixit.iqm', import.meta.url)));
 const iq = await init();
 
 test('init() compiles once: later calls resolve to the same library; other options make a separate one', async () => {
   assert.equal(await init(), iq);
   assert.equal(await init({ simd: iq.simd !== false }), iq, 'the same options: the same library');
   // Options are never silently ignored: another WASM is another library (or its own error).
-  await assert.rejects(init({ wasm: new URL('../../web/no-such-file.wasm', import.meta.url) }),
+  await assert.rejects(init({ wasm: new URL('../../../web/no-such-file.wasm', import.meta.url) }),
     (e) => e instanceof InterquakeError && e.code === 'wasm_unavailable' && /no-such-file\.wasm/.test(e.message));
-  const bytes = readFileSync(new URL('../../web/interquake-baseline.wasm', import.meta.url));
+  const bytes = readFileSync(new URL('../../../web/interquake-baseline.wasm', import.meta.url));
   const other = await init({ wasm: bytes });
   assert.notEqual(other, iq);
   assert.equal(other.simd, undefined);

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from 'interquake';
-import { buildMD3 } from './lib/md3-build.mjs';
-import { weaponFiles } from '../../web/quake3/player.js';
+import { buildMD3 } from '../lib/md3-build.mjs';
+import { weaponFiles } from '../../../web/quake3/player.js';
 
 const iq = await init();
 const enc = new TextEncoder();

@@ -7,12 +7,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { init } from 'interquake';
-import { buildMD3, quadSurface, packNormal, patchI32, patchF32, HEADER, SURFACE } from './lib/md3-build.mjs';
-import { readMD3, referenceTagMatrix } from './lib/md3-read.mjs';
-import { parseIQM, sampleFrame, worldMatrices } from './lib/iqm-reference.mjs';
-import { assertNear as near } from './lib/assert-near.mjs';
+import { buildMD3, quadSurface, packNormal, patchI32, patchF32, HEADER, SURFACE } from '../lib/md3-build.mjs';
+import { readMD3, referenceTagMatrix } from '../lib/md3-read.mjs';
+import { parseIQM, sampleFrame, worldMatrices } from '../lib/iqm-reference.mjs';
+import { assertNear as near } from '../lib/assert-near.mjs';
 
-const CORPUS = new URL('../../../shared/corpus/', import.meta.url).pathname;
+const CORPUS = new URL('../../../../shared/corpus/', import.meta.url).pathname;
 const SARGE = join(CORPUS, 'md3/openarena/models/players/sarge/');
 const iq = await init();
 
