@@ -259,6 +259,13 @@ void iq_free(iq_model *model);
 int iq_evaluate(iq_model *model, float frame);
 int iq_instance_evaluate(iq_instance *instance, float frame);
 
+/* Morph (MD3) between any two frames: positions and normals lerped from
+ * frame_a toward frame_b by t (clamped to 0..1), normals renormalised, into the skinned_*
+ * arrays, as iq_instance_evaluate does between neighbours (for what a renderer
+ * draws across a loop seam or a crossfade). Returns IQ_ERROR_INVALID_ARGUMENT
+ * for a model without frames, a frame out of range or t not finite. */
+int iq_instance_morph(iq_instance *instance, uint32_t frame_a, uint32_t frame_b, float t);
+
 /* Makes a new evaluation state for `model`, in the bind pose (an MD3 in its
  * first frame). It refers to the model, which must outlive it; attaching
  * animations to the model later is fine. NULL with *error filled when memory

@@ -463,6 +463,12 @@ IQ_EXPORT uint32_t iq_wasm_evaluate(uint32_t handle, float frame) {
     return inst ? (uint32_t)iq_instance_evaluate(inst, frame) : IQ_ERROR_DISPOSED;
 }
 
+/* MD3: morphs between any two frames (iq_instance_morph). Returns 0 or an error code. */
+IQ_EXPORT uint32_t iq_wasm_morph(uint32_t handle, uint32_t frame_a, uint32_t frame_b, float t) {
+    iq_instance *inst = pose_target(handle);
+    return inst ? (uint32_t)iq_instance_morph(inst, frame_a, frame_b, t) : IQ_ERROR_DISPOSED;
+}
+
 /* Poses at args (see iq_wasm_pose_args); the playhead of args->play goes to *head. */
 IQ_EXPORT uint32_t iq_wasm_pose(uint32_t handle, const iq_wasm_pose_args *args, iq_playhead *head) {
     iq_instance *inst = pose_target(handle);

@@ -232,6 +232,10 @@ export class Model {
    * The arrays are owned by the model and overwritten by the next call.
    */
   evaluate(frame?: number): Evaluated;
+  /** MD3: morphs from frame `frameA` toward `frameB` (any two) by `t` (clamped to 0..1), normals renormalised; views as evaluate(). */
+  morph(frameA: number, frameB: number, t: number): Evaluated;
+  /** CPU skinning with the skin matrices of the last pose() (views as evaluate()). */
+  skin(): Evaluated;
   /** Tag names (MD3), in file order; [] for IQM/IQE models (use joint names with tagMatrix). */
   readonly tags: string[];
   /** MD3: per-frame name, bounds, local origin and radius; [] for other formats. */
@@ -293,6 +297,10 @@ export class Instance {
   private constructor();
   readonly model: Model;
   evaluate(frame?: number): Evaluated;
+  /** MD3: morphs from frame `frameA` toward `frameB` (any two) by `t` (clamped to 0..1), normals renormalised; views as evaluate(). */
+  morph(frameA: number, frameB: number, t: number): Evaluated;
+  /** CPU skinning with the skin matrices of the last pose() (views as evaluate()). */
+  skin(): Evaluated;
   pose(animation: number | string, time: number, options?: PoseOptions): PoseResult;
   sample(animation: number | string, time: number, options?: PoseOptions): SampleResult;
   jointMatrix(joint: number | string, animation?: number | string, time?: number, options?: PlayOptions & { crossfade?: Crossfade }): Float32Array;

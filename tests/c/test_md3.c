@@ -185,7 +185,49 @@ static void test_numbers(void) {
     free(d);
 }
 
+
+/* iq_instance_morph: any two frames lerped (not only neighbours), normals
+ * renormalised; t clamped; bad frames and a non-MD3 refused. */
+static void test_morph_pair(void) {
+    size_t n;
+    unsigned char *d = iqt_read_file(SARGE "lower.md3", &n);
+    if (!d) { CHECK(0, "missing lower.md3"); return; }
+    iq_error err;
+    iq_model *m = iq_load_memory(d, n, NULL, &err);
+    CHECK(m && m->frame_count > 40, "lower.md3 loads: %s", err.message);
+    if (m) {
+        iq_instance *inst = m->instance;
+        uint32_t a = 3, b = 40, nv = m->vertex_count;
+        const float *pa = m->frame_positions + 3 * (size_t)a * nv, *pb = m->frame_positions + 3 * (size_t)b * nv;
+        const float *na = m->frame_normals + 3 * (size_t)a * nv, *nb = m->frame_normals + 3 * (size_t)b * nv;
+        CHECK(iq_instance_morph(inst, a, b, 0.25f) == 0, "morph 3 -> 40");
+        int bad = 0;
+        for (uint32_t v = 0; v < nv; v++) {
+            double len = 0, dotn = 0;
+            for (int k = 0; k < 3; k++) {
+                float want = pa[3 * v + k] + (pb[3 * v + k] - pa[3 * v + k]) * 0.25f;
+                if (fabsf(inst->skinned_positions[3 * v + k] - want) > 1e-4f) bad++;
+                float nk = na[3 * v + k] + (nb[3 * v + k] - na[3 * v + k]) * 0.25f;
+                len += (double)inst->skinned_normals[3 * v + k] * inst->skinned_normals[3 * v + k];
+                dotn += (double)inst->skinned_normals[3 * v + k] * nk;
+            }
+            if (fabs(len - 1) > 1e-4 || dotn <= 0) bad++;
+        }
+        CHECK(bad == 0, "positions lerped and normals renormalised toward the lerp (%d bad)", bad);
+        CHECK(iq_instance_morph(inst, b, a, 7.0f) == 0, "t 7");
+        float worst = 0;
+        for (size_t i = 0; i < 3 * (size_t)nv; i++) worst = fmaxf(worst, fabsf(inst->skinned_positions[i] - pa[i]));
+        CHECK(worst < 1e-3f, "t clamped to 1: frame a (off by %g)", worst);
+        CHECK(iq_instance_morph(inst, a, m->frame_count, 0.5f) == IQ_ERROR_INVALID_ARGUMENT, "frame out of range");
+        CHECK(iq_instance_morph(inst, a, b, NAN) == IQ_ERROR_INVALID_ARGUMENT, "t NaN");
+        CHECK(check_evaluate(m) == 0, "invariants");
+    }
+    iq_free(m);
+    free(d);
+}
+
 int main(void) {
+    test_morph_pair();
     test_corpus();
     test_tag_matrix_arguments();
     test_numbers();

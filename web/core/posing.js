@@ -91,6 +91,30 @@ export const Posing = {
   },
 
   /**
+   * MD3: the mesh morphed from frame `frameA` toward `frameB` by `t` (0..1, clamped), normals
+   * renormalised, for any two frames (a loop seam, a crossfade); the same views as evaluate().
+   */
+  morph(frameA, frameB, t) {
+    this._check();
+    const e = this._wasm.exports;
+    const count = this._model.frameCount;
+    if (!Number.isInteger(frameA) || !Number.isInteger(frameB) || frameA < 0 || frameB < 0 || frameA >= count || frameB >= count || !Number.isFinite(t)) {
+      throw new InterquakeError('invalid_argument', `morph(${frameA}, ${frameB}, ${t}): frames must be whole numbers below ${count} (an MD3's frames) and t finite`);
+    }
+    const code = e.iq_wasm_morph(this._handle, frameA, frameB, t);
+    if (code) throw this._wasm.codeError(code, `morph(${frameA}, ${frameB}, ${t}): the model has no morph frames`, this._model.name);
+    return this._skinned();
+  },
+
+  /** CPU skinning with the skin matrices of the last pose() (GPU posing), into the same views as evaluate(). */
+  skin() {
+    this._check();
+    const code = this._wasm.exports.iq_wasm_skin(this._handle);
+    if (code) throw this._wasm.codeError(code, 'skin()', this._model.name);
+    return this._skinned();
+  },
+
+  /**
    * Poses the skeleton at `animation` and `time` (optionally crossfaded, see options.crossfade) for GPU
    * skinning: fills skinMatrices / skinMatrices4x4 / worldMatrices and returns the playhead plus views of
    * the skin matrices in options.layout ('3x4' row-major, default, or '4x4' column-major) and world matrices.
