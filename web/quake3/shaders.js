@@ -46,6 +46,8 @@ function plainShader(wasm, raw) {
     })),
     stages: raw.stages.slice(0, raw.stageCount).map((s) => plainStage(names, s)),
   };
+  // The deforms as the C reads them (numbers only), for deformVertices.
+  Object.defineProperty(shader, 'record', { value: { deformCount: raw.deformCount, deforms: raw.deforms } });
   return shader;
 }
 
@@ -150,4 +152,70 @@ export function waveValue(lib, w, time) {
   const wasm = lib._wasm;
   const func = wasm.constants.shader_wave[w.func] ?? w.func;
   return wasm.withRecord('iq_shader_wave', { ...w, func }, (ptr) => wasm.exports.iq_wasm_shader_wave_value(ptr, time));
+}
+
+// Float32Arrays copied into the heap for one call; fn gets their addresses (0 for a missing one)
+// and reads results through `out(i)` (a view of array i, made after every allocation).
+function withFloats(wasm, arrays, fn) {
+  const arena = wasm.arena();
+  try {
+    const ptrs = arrays.map((a) => (a ? arena.alloc(4 * a.length) : 0));
+    arrays.forEach((a, i) => { if (a) wasm.array(Float32Array, ptrs[i], a.length).set(a); });
+    return fn(ptrs, (i) => wasm.array(Float32Array, ptrs[i], arrays[i].length));
+  } finally {
+    arena.free();
+  }
+}
+
+function vertexCount(positions, what) {
+  if (!(positions instanceof Float32Array) || positions.length % 3) throw new TypeError(`${what}: positions must be a Float32Array of x, y, z`);
+  return positions.length / 3;
+}
+
+/**
+ * Applies a shader block's deforms (wave, normal, bulge, move, in order) at env.time to positions
+ * and normals (Float32Arrays, 3 per vertex, changed in place), as iq_shader_deform_vertices does;
+ * texcoords (2 per vertex) feed bulge. Returns how many deforms were left to the renderer
+ * (autosprite, autosprite2, and the ones never evaluated).
+ */
+export function deformVertices(lib, shader, env, positions, normals, texcoords = null) {
+  const wasm = lib._wasm;
+  const n = vertexCount(positions, 'deformVertices()');
+  if (!(normals instanceof Float32Array) || normals.length !== 3 * n) throw new TypeError('deformVertices(): normals must match positions');
+  if (texcoords && texcoords.length !== 2 * n) throw new TypeError('deformVertices(): texcoords must have 2 per vertex');
+  return wasm.withRecord('iq_q3_shader', shader.record, (shaderPtr) =>
+    wasm.withRecord('iq_shader_env', env, (envPtr) =>
+      withFloats(wasm, [positions, normals, texcoords && Float32Array.from(texcoords)], ([p, nr, st], out) => {
+        const skipped = wasm.exports.iq_wasm_shader_deform(shaderPtr, envPtr, n, p, nr, st);
+        positions.set(out(0));
+        normals.set(out(1));
+        return skipped;
+      })));
+}
+
+/**
+ * A stage's colours per vertex at env (iq_shader_colors): RGBA 0..1 (bytes/255), 4 per vertex, from
+ * positions and normals (3 per vertex) and the vertex colours (RGBA 0..1, or null: white).
+ */
+export function stageColors(lib, stage, env, positions, normals, colors = null) {
+  const wasm = lib._wasm;
+  const n = vertexCount(positions, 'stageColors()');
+  return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
+    wasm.withRecord('iq_shader_env', env, (envPtr) =>
+      withFloats(wasm, [positions, normals, colors && Float32Array.from(colors), new Float32Array(4 * n)], ([p, nr, c, out], view) => {
+        wasm.exports.iq_wasm_shader_colors(stagePtr, envPtr, n, p, nr, c, out);
+        return view(3).slice();
+      })));
+}
+
+/** A stage's texture coordinates per vertex at env (iq_shader_texcoords: tcGen, then the whole tcMod chain), 2 per vertex. */
+export function stageTexcoords(lib, stage, env, positions, normals, texcoords) {
+  const wasm = lib._wasm;
+  const n = vertexCount(positions, 'stageTexcoords()');
+  return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
+    wasm.withRecord('iq_shader_env', env, (envPtr) =>
+      withFloats(wasm, [positions, normals, Float32Array.from(texcoords), new Float32Array(2 * n)], ([p, nr, st, out], view) => {
+        wasm.exports.iq_wasm_shader_texcoords(stagePtr, envPtr, n, p, nr, st, out);
+        return view(3).slice();
+      })));
 }
