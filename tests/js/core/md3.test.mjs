@@ -604,3 +604,15 @@ test('names that are not UTF-8 read as Latin-1, and lookups by that name or by i
   assert.equal(m.tagMatrix(2), null, 'past the tags and joints');
   m.dispose();
 });
+
+test('morph(a, b, t): any two frames lerped, normals renormalised; bad frames refused', async () => {
+  const iq = await init();
+  const model = iq.load(buildMD3({ surfaces: [quadSurface({ frameZ: [0, 4, 10] })] }).bytes, { name: 'q.md3' });
+  const out = model.morph(2, 0, 0.25); // frame 2 toward frame 0: not neighbours
+  assert.deepEqual([...out.positions].filter((_, i) => i % 3 === 2), [7.5, 7.5, 7.5, 7.5]);
+  for (let v = 0; v < 4; v++) assert.ok(Math.abs(Math.hypot(...out.normals.subarray(v * 3, v * 3 + 3)) - 1) < 1e-6);
+  assert.equal(model.morph(0, 2, 9).positions[2], 10, 't clamped to 1');
+  assert.throws(() => model.morph(0, 3, 0.5), /invalid_argument|frames must be/);
+  assert.throws(() => model.morph(0, 1, NaN), /frames must be/);
+  model.dispose();
+});

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init, InterquakeError } from 'interquake';
-import { parseShaderScript, parseShaders, shaderKey, shaderEnv, evaluateStage, waveValue } from '../../../web/quake3/shaders.js';
+import { parseShaderScript, parseShaders, shaderKey, shaderEnv, evaluateStage, waveValue, deformVertices, stageColors } from '../../../web/quake3/shaders.js';
 import { buildZip } from '../lib/zip-build.mjs';
 
 const iq = await init();
@@ -107,4 +107,25 @@ test('per-frame maths through the WASM: a stage\'s colour, matrices and frame', 
   assert.throws(() => evaluateStage(iq, anim, { ...env, time: NaN }), (e) => e.code === 'invalid_argument');
   // square 0 2 0 1 at t = 0.6: entry 614 -> -1 -> -2
   assert.equal(waveValue(iq, { func: 'square', base: 0, amplitude: 2, phase: 0, frequency: 1 }, 0.6), -2);
+});
+
+test('deformVertices: move and wave through the C, in place; autosprite left to the renderer', () => {
+  const [shader] = parseShaderScript(iq, 'x\n{\n deformVertexes move 1 2 0 sin 0 3 0 0.25\n deformVertexes wave 100 square 1 0 0 0\n deformVertexes autosprite\n}\n').shaders;
+  const positions = new Float32Array([0, 0, 0, 5, 0, 0]);
+  const normals = new Float32Array([0, 0, 1, 0, 0, 1]);
+  const env = { ...shaderEnv(iq), time: 1 };
+  const skipped = deformVertices(iq, shader, env, positions, normals);
+  const move = waveValue(iq, shader.deforms[0].wave, 1); // sin at a quarter turn
+  assert.ok(move > 2.99);
+  // move adds (1, 2, 0) * wave; wave (frequency 0: one value) moves 1 along the normal.
+  assert.deepEqual([...positions].map((x) => +x.toFixed(4)), [move, 2 * move, 1, 5 + move, 2 * move, 1].map((x) => +x.toFixed(4)));
+  assert.equal(skipped, 1);
+  assert.throws(() => deformVertices(iq, shader, env, positions, new Float32Array(3)), TypeError);
+});
+
+test('stageColors: lightingDiffuse per vertex, ambient where the light does not reach', () => {
+  const [stage] = parseShaderScript(iq, 'x\n{\n { map $whiteimage\n rgbGen lightingDiffuse\n }\n}\n').shaders[0].stages;
+  const env = { ...shaderEnv(iq), lightDir: [0, 0, 1] };
+  const c = stageColors(iq, stage, env, new Float32Array(6), new Float32Array([0, 0, 1, 0, 0, -1]));
+  assert.deepEqual([...c].map((x) => Math.round(x * 255)), [255, 255, 255, 255, 182, 182, 182, 255]); // 182 + 150 clamped; ambient
 });
