@@ -113,7 +113,7 @@ export class OrbitCamera {
     this.fov = fov;
   }
 
-  /** { viewProjection, eye, light } for a canvas aspect ratio. */
+  /** { viewProjection, eye, light, axes } for a canvas aspect ratio. */
   matrices(aspect) {
     const cp = Math.cos(this.pitch);
     const eye = [
@@ -131,7 +131,9 @@ export class OrbitCamera {
     const light = normalizeVec([
       Math.cos(this.yaw + 0.6) * Math.cos(0.7), Math.sin(this.yaw + 0.6) * Math.cos(0.7), Math.sin(0.7),
     ]);
-    return { viewProjection: multiply(projection, view), eye, light };
+    // The view's axes as Quake 3 names them (forward, left, up; world space), for autosprite.
+    const axes = { forward: [-view[2], -view[6], -view[10]], left: [-view[0], -view[4], -view[8]], up: [view[1], view[5], view[9]] };
+    return { viewProjection: multiply(projection, view), eye, light, axes };
   }
 
   /** Turns by the auto-rotate speed for `dt` seconds, unless the user moved the camera lately. */

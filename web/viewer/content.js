@@ -8,7 +8,7 @@
 
 import { IDENTITY } from '../core/mat4.js';
 import { placeholderImage, loadShaderDrawer } from './renderer.js';
-import { parseShaders, evaluateStage, shaderEnv } from '../quake3/shaders.js';
+import { parseShaders, evaluateStage, shaderEnv, deformVertices } from '../quake3/shaders.js';
 import { decodeImage, rerootPlayerFiles, addMissing, uniquePaths } from './assets.js';
 import { ViewerError } from './errors.js';
 import { modelAnimations, playerAnimations } from './clock.js';
@@ -244,7 +244,21 @@ export async function prepareShaders(iq, content, renderer) {
   }
   if (renderer.shaders || renderer.lost) return;
   const env = shaderEnv(iq);
-  renderer.useShaders(module, { env, evaluateStage: (stage, e) => evaluateStage(iq, stage, e) });
+  renderer.useShaders(module, {
+    env,
+    evaluateStage: (stage, e) => evaluateStage(iq, stage, e),
+    deform: (block, e, positions, normals, texcoords) => deformVertices(iq, block, e, positions, normals, texcoords),
+    posed: posedVertices,
+  });
+}
+
+// A part's vertices as the renderer draws them, posed on the CPU by the library: MD3 morphed
+// between its two frames, a skinned model skinned by its last pose, else the model's own.
+function posedVertices(part) {
+  const model = part.model;
+  if (part.morph && model.frameCount) return part.instance.morph(part.morph.a, part.morph.b, part.morph.t);
+  if (part.skin) return part.instance.skin();
+  return { positions: model.positions, normals: model.normals };
 }
 
 

@@ -186,7 +186,7 @@ export class Renderer {
 
   /**
    * Draws shader-script surfaces (parts' `shaders`) with shaderdraw.js's createShaderDrawer, given
-   * the loaded module and the library functions it calls ({ evaluateStage, env }).
+   * the loaded module and the library functions it calls ({ evaluateStage, env, posed, deform }).
    */
   useShaders(module, library) {
     this._shaderModule = module;
@@ -209,6 +209,7 @@ export class Renderer {
     const gl = this.gl;
     const geometry = this._geometries.get(object);
     if (geometry) {
+      this.shaders?.release?.(geometry);
       for (const buffer of geometry.buffers) gl.deleteBuffer(buffer);
       gl.deleteVertexArray(geometry.vao);
       this._geometries.delete(object);
@@ -224,7 +225,7 @@ export class Renderer {
    * Draws one picture.
    * frame.parts: [{ geometry, matrix (column-major 4x4), skin (row-major 3x4 per joint) | null,
    *                 morph: { a, b, t } | null, textures: [image | null per mesh] }]
-   * frame.camera: { viewProjection (4x4), eye [x,y,z] }
+   * frame.camera: { viewProjection (4x4), eye [x,y,z], axes: { forward, left, up } (world; autosprite) }
    * frame.background: [r, g, b, a] (0..1, not premultiplied)
    * frame.wireframe: draw triangle edges over the shaded model
    * frame.lines: Float32Array of segments (x y z r g b per end) drawn over everything; frame.depthLines: with depth test
@@ -358,9 +359,10 @@ export class Renderer {
       if (geometry.normals) attribute(1, geometry.normals, 3);
       else gl.vertexAttrib3f(1, 0, 0, 1);
     }
-    if (geometry.texcoords) attribute(2, geometry.texcoords, 2);
+    // Named: the shader drawer's deformed surfaces read texcoords and colours from them.
+    if (geometry.texcoords) gpu.texcoords = attribute(2, geometry.texcoords, 2);
     else gl.vertexAttrib2f(2, 0, 0);
-    if (geometry.colors) attribute(3, geometry.colors, 4);
+    if (geometry.colors) gpu.colors = attribute(3, geometry.colors, 4);
     else gl.vertexAttrib4f(3, 1, 1, 1, 1);
     if (geometry.joints) {
       attribute(4, geometry.joints, 4, gl.UNSIGNED_SHORT, true);
