@@ -12,9 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Every src/iq_*.c is part of the library; iq_wasm.c holds the WASM exports only.
-mapfile -t SOURCES < <(ls src/iq_*.c | grep -v '/iq_wasm\.c$')
-WASM_SOURCES=("${SOURCES[@]}" src/iq_wasm.c)
+# Every src/iq_*.c is part of the library; src/iq_wasm*.c (the exports, the tables JS reads) go into the WASM only.
+mapfile -t SOURCES < <(ls src/iq_*.c | grep -v '/iq_wasm[^/]*\.c$')
+mapfile -t WASM_ONLY < <(ls src/iq_wasm*.c)
+WASM_SOURCES=("${SOURCES[@]}" "${WASM_ONLY[@]}")
 CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc)
 # Debian's emcc runs its JS optimizer with the system node, which only finds acorn here.
 export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"

@@ -123,7 +123,7 @@ void iqi_mark_bounds_unusable(iq_bounds *b);
  * frame of the model and `extra_frames` more frames (joint_count poses each,
  * NULL for none), or whose skinned vertices could pass IQ_MAX_REACH. */
 int iqi_check_reach(iqi_ctx *ctx, const iq_transform *extra, uint64_t extra_frames);
-/* The bounds of the model's mesh in one pose (iq_anim.c); overwrites the
+/* The bounds of the model's mesh in one pose (iq_anim_skin.c); overwrites the
  * skin matrices and skinned arrays. */
 void iqi_pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b);
 /* Warns about repaired vectors and recomputes unusable frame bounds;
@@ -137,7 +137,7 @@ void iqi_points_bounds(const float *positions, uint32_t n, iq_bounds *b);
  * evaluation buffers. Every parser calls it last. */
 int iqi_finish_model(iqi_ctx *ctx);
 void iqi_quat_normalize(float q[4]);
-/* The animator's load-time step (iq_anim.c): its scratch buffers and the
+/* The animator's load-time step (iq_anim_skin.c): its scratch buffers and the
  * influence sets CPU skinning uses. iqi_finish_model calls it last. */
 int iqi_anim_prepare(iqi_ctx *ctx);
 /* The model's own evaluation state (iq_instance.c), in its arena; after iqi_anim_prepare. */
