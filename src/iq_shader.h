@@ -111,7 +111,7 @@ typedef enum iq_shader_note_kind {
     IQ_NOTE_OVER_LIMIT            /* animMap frames or deforms past the limit: the extra ones are ignored */
 } iq_shader_note_kind;
 
-/* -- Records (fixed size; JS reads them by the layout table in iq_wasm.c) */
+/* -- Records (fixed size; JS reads them by the layout table in iq_wasm_tables.c) */
 
 typedef struct iq_shader_wave {
     uint32_t func;                  /* iq_shader_wave_func */
