@@ -1,7 +1,8 @@
 /* interquake: Quake 3 shader scripts (scripts/NAME.shader).
  *
- *   iq_shader_parse        one script's text into fixed-size records (iq_q3_shader.c)
- *   iq_shader_find         a surface's or skin's shader name to its block
+ *   iq_shader_parse        one script's text into fixed-size records (iq_shader.c,
+ *                          iq_shader_internal.h lists the reader's files)
+ *   iq_shader_find         a surface's or skin's shader name to its block (iq_shader_names.c)
  *   iq_shader_wave_value   ... and the per-frame maths (iq_shader_eval.c): waves,
  *   iq_shader_stage_eval   colours, texture matrices, tcGen, deforms, lighting,
  *                          each as ioquake3's renderer (tr_shade_calc.c) computes it
