@@ -4,18 +4,17 @@
 // cgame's CG_RunLerpFrame does (docs/formats.md section 2).
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
-import { Archive, IMAGE_EXTENSIONS, checkUse, findPlayers, normalizePath, pathKey, sortSkins, useLimits } from './archive.js';
+import { Archive, checkUse, findPlayers, normalizePath, pathKey, sortSkins, useLimits } from './archive.js';
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
-import { parseShaders } from './shaders.js';
+import { shaderLookup } from './shaders.js';
 import { IDENTITY, multiply } from '../core/mat4.js';
-import { TEAMS, findTeamSkins, findWeapons, headModelStems, headsFolder, skinCandidates, weaponFiles } from './resolve.js';
+import { TEAMS, findTeamSkins, findWeapons, headModelStems, headsFolder, skinCandidates, textureCandidates, weaponFiles } from './resolve.js';
 
 export { weaponFiles };
 
 const PARTS = ['lower', 'upper', 'head'];
 // What the lookup appends or swaps in, in Quake 3's order (.jpeg is only recognised).
-const LOOKUP_EXTENSIONS = IMAGE_EXTENSIONS.filter((e) => e !== 'jpeg').map((e) => `.${e}`);
 
 // -- Where files come from: an opened archive, a Map or a plain object of path -> bytes
 
@@ -104,34 +103,6 @@ function checkPartMagic(path, bytes) {
       `${path}: starts with ${shown}, not ${JSON.stringify(magic.replace('\0', ''))}; not loaded`, { file: path });
   }
 }
-
-/**
- * The paths a shader name or skin path may be found at, in Quake 3's order: as written,
- * the other image extensions in place of a missing one, then each extension appended.
- * An absolute path from the artist's disk ("E:\\q3\\baseq3\\models\\...") is also tried
- * from its models/ or textures/ folder on.
- */
-function textureCandidates(reference) {
-  const list = pathCandidates(normalizePath(reference));
-  const inGame = /(^|\/)(models|textures)\//i.exec(normalizePath(reference));
-  if (inGame && inGame.index > 0) list.push(...pathCandidates(normalizePath(reference).slice(inGame.index + 1)));
-  return list;
-}
-
-function pathCandidates(ref) {
-  const dot = ref.lastIndexOf('.');
-  const ext = dot > ref.lastIndexOf('/') ? ref.slice(dot).toLowerCase() : '';
-  const list = [ref];
-  // A known image extension that is missing: the same name with the other ones.
-  if (IMAGE_EXTENSIONS.includes(ext.slice(1))) {
-    const stem = ref.slice(0, dot);
-    for (const e of LOOKUP_EXTENSIONS) if (e !== ext) list.push(stem + e);
-  }
-  // No or another extension ("clothes.001"), and names like "glass.tga.tga": append each one.
-  for (const e of LOOKUP_EXTENSIONS) list.push(ref + e);
-  return list;
-}
-
 
 const identity = () => IDENTITY.slice(); // a fresh matrix the caller may keep
 
@@ -348,28 +319,8 @@ export function loadPlayer(lib, files, options = {}) {
     return textureCache.get(key);
   };
 
-  // Shader scripts, parsed on the first surface that resolves a name (never when there are none).
   // Quake 3's R_FindShader looks for a script block first, then for an image of that name.
-  let shaderSet;
-  const findShader = (name) => {
-    if (shaderSet === undefined) {
-      const files = source.scripts();
-      shaderSet = files.length ? parseShaders(lib, files) : null;
-      for (const e of shaderSet?.errors ?? []) warnings.push({ code: e.error.code, message: e.error.message, file: e.file });
-    }
-    return shaderSet ? shaderSet.find(name) : null;
-  };
-  // A block's stage images ($whiteimage and $lightmap are built in), each resolved like a texture.
-  const scriptImages = (block) => {
-    const images = {};
-    for (const stage of block.stages) {
-      if (stage.map !== 'image') continue;
-      for (const image of stage.images) if (!(image in images)) images[image] = resolveTexture(image);
-    }
-    return images;
-  };
-  // The image a plain draw of a block shows: the first of its stage images that exists.
-  const blockTexture = (images) => Object.values(images).find(Boolean) ?? null;
+  const scriptBlocks = shaderLookup(lib, () => source.scripts(), resolveTexture, warnings);
 
   const resolveSkin = (skin, { team: forTeam = team } = {}) => {
     const found = skin ? skinPaths(skin, forTeam) : { files: {}, wanted: {} };
@@ -389,9 +340,9 @@ export function loadPlayer(lib, files, options = {}) {
         const shaders = Array.isArray(mesh.shaders) ? mesh.shaders : mesh.material ? [mesh.material] : [];
         const fromSkin = entry && entry.shader !== '';
         const shader = fromSkin ? entry.shader : shaders[0] || '';
-        const script = shader ? findShader(shader) : null;
-        const images = script ? scriptImages(script) : null;
-        const texture = script ? blockTexture(images) : shader ? resolveTexture(shader) : null;
+        const script = shader ? scriptBlocks.find(shader) : null;
+        const images = script ? scriptBlocks.images(script) : null;
+        const texture = script ? scriptBlocks.texture(images) : shader ? resolveTexture(shader) : null;
         // A surface without triangles is never drawn: its texture is not missing. A name a script
         // defines is not missing either; the images its stages name may be.
         if (mesh.triangleCount > 0) {

@@ -122,6 +122,39 @@ export function parseShaders(lib, source, options = {}) {
   };
 }
 
+/**
+ * Script blocks for a model's surfaces, as Quake 3's R_FindShader looks (a block first; the caller
+ * falls back to an image of that name). `scripts()` gives the script files (as parseShaders takes
+ * them); they are parsed on the first find, so never when no surface names a shader, and scripts
+ * that cannot be read become warnings. `resolveImage(name)` is a texture's path or null.
+ * Returns { find(name): block or null, images(block): { image: path or null },
+ * texture(images): the path a plain draw of the block shows, or null }.
+ */
+export function shaderLookup(lib, scripts, resolveImage, warnings) {
+  let set;
+  return {
+    find(name) {
+      if (set === undefined) {
+        const files = scripts();
+        set = files.length ? parseShaders(lib, files) : null;
+        for (const e of set?.errors ?? []) warnings.push({ code: e.error.code, message: e.error.message, file: e.file });
+      }
+      return set ? set.find(name) : null;
+    },
+    // A block's stage images ($whiteimage and $lightmap are built in), each resolved like a texture.
+    images(block) {
+      const images = {};
+      for (const stage of block.stages) {
+        if (stage.map !== 'image') continue;
+        for (const image of stage.images) if (!(image in images)) images[image] = resolveImage(image);
+      }
+      return images;
+    },
+    // The first of the block's stage images that exists.
+    texture(images) { return Object.values(images).find(Boolean) ?? null; },
+  };
+}
+
 /** Quake 3's lighting and colours for an entity without a world (iq_shader_env_default), with overrides. */
 export function shaderEnv(lib, overrides = {}) {
   const wasm = lib._wasm;
