@@ -1,5 +1,5 @@
 /* IQM v2 format facts, in one place for the reader (iq_iqm.c), the writer
- * (iq_iqm_write.c) and IQE (which declares IQM vertex arrays): record sizes,
+ * (iq_iqm_write*.c) and IQE (which declares IQM vertex arrays): record sizes,
  * the header layout, vertex array types, component formats and how their
  * values are read and written, and the hashes vertices are grouped by.
  * Spec: shared/specs/iqm.txt. Not part of the public API. */
