@@ -118,16 +118,24 @@ function measure(batches, reps, body) {
 
 function wasmFigures(path) {
   const bytes = readFileSync(path);
-  const e = lib._exports;
+  const wasm = lib._wasm; // the same exports and records the JS API uses (web/core/wasm.js)
+  const e = wasm.exports;
   const loadReps = bytes.length > 4e6 ? 2 : 20;
   const load = measure(9, loadReps, () => lib.load(bytes).dispose());
   const m = lib.load(bytes);
   const h = m._handle;
   const hasAnim = m.animations.length > 0;
   // Same calls as the native side: iq_pose_model (repeat, no vertices), iq_skin_vertices, iq_evaluate.
-  const pose = measure(31, 2000, (i) => (hasAnim
-    ? e.iq_wasm_pose(h, 0, (i % 997) * 0.0173, 1, 0, 1, 0, -1, 0, 0, 0, 1, 0, 0, 0)
-    : e.iq_wasm_evaluate(h, 0)));
+  // The pose arguments record is written once; only its time changes per call, as a caller's would.
+  const args = wasm.argsPtr;
+  wasm.fill('iq_wasm_pose_args', args, { play: { animation: 0, time: 0, loop: wasm.constants.loop.repeat, speed: 1 } });
+  const timeAt = args + wasm.offsetOf('iq_wasm_pose_args', 'play') + wasm.offsetOf('iq_play', 'time');
+  const times = wasm.array(Float64Array, timeAt, 1);
+  const pose = measure(31, 2000, (i) => {
+    if (!hasAnim) return e.iq_wasm_evaluate(h, 0);
+    times[0] = (i % 997) * 0.0173;
+    return e.iq_wasm_pose(h, args, wasm.headPtr);
+  });
   const skin = measure(31, 200, () => e.iq_wasm_skin(h));
   const evaluate = measure(31, 200, (i) => e.iq_wasm_evaluate(h, (i % 97) * 0.37));
   // And through the public JS API, argument checks and result objects included.
