@@ -8,123 +8,15 @@
  * and column instead; where it merely tolerates an oddity we load and count a
  * warning. The deliberate differences are listed in docs/API-q3.md. */
 #include "iq_quake3.h"
-#include "iq_internal.h"
+#include "iq_q3lex.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-// -- Tokenizer shared by both formats
-
-typedef struct lexer {
-    const char *p, *end;       /* end: the size given, or the first NUL before it */
-    uint32_t line, column;     /* of p, 1-based */
-    int comma_ends_word;       /* skins: "surface,shader" */
-    iqi_ctx *ctx;
-} lexer;
-
-typedef struct token {
-    const char *text;
-    size_t length;
-    uint32_t line, column;
-    int newline_before;        /* a line break (or a comment holding one) came before it */
-} token;
-
-static void lexer_init(lexer *lx, iqi_ctx *ctx, const void *text, size_t size, int comma_ends_word) {
-    const char *t = text;
-    const char *nul = size ? memchr(t, 0, size) : NULL;
-    lx->p = t;
-    lx->end = nul ? nul : t + size;
-    lx->line = lx->column = 1;
-    lx->comma_ends_word = comma_ends_word;
-    lx->ctx = ctx;
-}
-
-static void advance(lexer *lx) {
-    if (*lx->p == '\n') {
-        lx->line++;
-        lx->column = 1;
-    } else {
-        lx->column++;
-    }
-    lx->p++;
-}
-
-static int at_comment(const lexer *lx) {
-    return lx->p + 1 < lx->end && lx->p[0] == '/' && (lx->p[1] == '/' || lx->p[1] == '*');
-}
-
-/* Skips whitespace and comments. Returns 0 (with an error) for an unterminated
- * block comment, which in the game silently swallows the rest of the file. */
-static int skip_space(lexer *lx, int *newline) {
-    for (;;) {
-        while (lx->p < lx->end && (unsigned char)*lx->p <= ' ') {
-            if (*lx->p == '\n') *newline = 1;
-            advance(lx);
-        }
-        if (!at_comment(lx)) return 1;
-        if (lx->p[1] == '/') {
-            while (lx->p < lx->end && *lx->p != '\n') advance(lx);
-        } else {
-            uint32_t line = lx->line, column = lx->column;
-            advance(lx);
-            advance(lx);
-            while (lx->p < lx->end && !(lx->p[0] == '*' && lx->p + 1 < lx->end && lx->p[1] == '/')) {
-                if (*lx->p == '\n') *newline = 1;
-                advance(lx);
-            }
-            if (lx->p >= lx->end)
-                return iqi_fail_at_line(lx->ctx, IQ_ERROR_SYNTAX, line, column, "a /* comment is never closed");
-            advance(lx);
-            advance(lx);
-        }
-    }
-}
-
-/* The next word or quoted string. Returns 1 with a token, 0 at the end of the
- * text, -1 on error. A word ends at whitespace, at a comment (cgame would keep
- * "25//x" as one word and read 25: the same number) and, for skins, at a comma. */
-static int next_token(lexer *lx, token *t) {
-    t->newline_before = 0;
-    if (!skip_space(lx, &t->newline_before)) return -1;
-    if (lx->p >= lx->end) return 0;
-    t->line = lx->line;
-    t->column = lx->column;
-    if (*lx->p == '"') {
-        advance(lx);
-        t->text = lx->p;
-        while (lx->p < lx->end && *lx->p != '"' && *lx->p != '\n') advance(lx);
-        if (lx->p >= lx->end || *lx->p != '"')
-            return iqi_fail_at_line(lx->ctx, IQ_ERROR_SYNTAX, t->line, t->column,
-                                    "a quoted string is not closed on its line") - 1;
-        t->length = (size_t)(lx->p - t->text);
-        advance(lx);
-        return 1;
-    }
-    t->text = lx->p;
-    do {
-        advance(lx);
-    } while (lx->p < lx->end && (unsigned char)*lx->p > ' ' && !at_comment(lx) && !(lx->comma_ends_word && *lx->p == ','));
-    t->length = (size_t)(lx->p - t->text);
-    return 1;
-}
-
-/* A token quoted for messages: at most 40 characters, non-printing bytes as '?'. */
-static const char *shown(const token *t, char buf[48]) {
-    size_t n = t->length < 40 ? t->length : 40, i;
-    for (i = 0; i < n; i++) buf[i] = isprint((unsigned char)t->text[i]) ? t->text[i] : '?';
-    if (t->length > 40) { buf[n++] = '.'; buf[n++] = '.'; buf[n++] = '.'; }
-    buf[n] = 0;
-    return buf;
-}
-
-static int token_is(const token *t, const char *word) {
-    size_t n = strlen(word);
-    if (t->length != n) return 0;
-    for (size_t i = 0; i < n; i++)
-        if (tolower((unsigned char)t->text[i]) != word[i]) return 0;
-    return 1;
-}
+/* The lexer is iq_q3lex.c's; the short names are this file's. */
+typedef iqi_q3lexer lexer;
+typedef iqi_q3token token;
 
 // -- animation.cfg
 
@@ -161,13 +53,13 @@ static int parse_int(iqi_ctx *ctx, const token *t, const char *what, unsigned en
         value = value * 10 + (t->text[i] - '0');
         if (value > CFG_MAX_FRAME)
             return iqi_fail_at_line(ctx, IQ_ERROR_LIMIT, t->line, t->column, "%s %s: %s is over the limit of %d",
-                                    animation_names[entry], what, shown(t, buf), CFG_MAX_FRAME);
+                                    animation_names[entry], what, iqi_q3_shown(t, buf), CFG_MAX_FRAME);
     }
     *out = (int32_t)(negative ? -value : value);
     return 1;
 bad:
     return iqi_fail_at_line(ctx, IQ_ERROR_SYNTAX, t->line, t->column, "%s %s: expected a whole number, found '%s'",
-                            animation_names[entry], what, shown(t, buf));
+                            animation_names[entry], what, iqi_q3_shown(t, buf));
 }
 
 /* A whole token as a decimal number (no inf, nan or hex). */
@@ -189,7 +81,7 @@ static int cfg_keywords(lexer *lx, iq_q3_config *out, token *first) {
     char buf[48];
     for (;;) {
         lexer before = *lx;
-        int r = next_token(lx, first);
+        int r = iqi_q3lex_next(lx, first, 0);
         if (r <= 0) {
             *lx = before;
             return r == 0 ? 1 : 0;
@@ -199,33 +91,33 @@ static int cfg_keywords(lexer *lx, iq_q3_config *out, token *first) {
             return 1;
         }
         token value;
-        if (token_is(first, "footsteps")) {
+        if (iqi_q3_token_is(first, "footsteps")) {
             static const char *const kinds[] = {"normal", "boot", "flesh", "mech", "energy"};
-            if ((r = next_token(lx, &value)) <= 0) return r == 0;
-            if (token_is(&value, "default")) { out->footsteps = IQ_Q3_FOOTSTEPS_NORMAL; continue; }
+            if ((r = iqi_q3lex_next(lx, &value, 0)) <= 0) return r == 0;
+            if (iqi_q3_token_is(&value, "default")) { out->footsteps = IQ_Q3_FOOTSTEPS_NORMAL; continue; }
             unsigned k;
-            for (k = 0; k < 5 && !token_is(&value, kinds[k]); k++) {}
+            for (k = 0; k < 5 && !iqi_q3_token_is(&value, kinds[k]); k++) {}
             if (k < 5) out->footsteps = k;
-            else cfg_warn(out, "line %u: unknown footsteps '%s' ignored", value.line, shown(&value, buf));
-        } else if (token_is(first, "headoffset")) {
+            else cfg_warn(out, "line %u: unknown footsteps '%s' ignored", value.line, iqi_q3_shown(&value, buf));
+        } else if (iqi_q3_token_is(first, "headoffset")) {
             for (int i = 0; i < 3; i++) {
                 double v;
-                if ((r = next_token(lx, &value)) <= 0) return r == 0;
+                if ((r = iqi_q3lex_next(lx, &value, 0)) <= 0) return r == 0;
                 if (!parse_number(&value, &v) || v > 1e6 || v < -1e6)
                     return iqi_fail_at_line(lx->ctx, IQ_ERROR_SYNTAX, value.line, value.column,
-                                            "headoffset: expected 3 numbers, found '%s'", shown(&value, buf));
+                                            "headoffset: expected 3 numbers, found '%s'", iqi_q3_shown(&value, buf));
                 out->head_offset[i] = (float)v;
             }
-        } else if (token_is(first, "sex")) {
-            if ((r = next_token(lx, &value)) <= 0) return r == 0;
+        } else if (iqi_q3_token_is(first, "sex")) {
+            if ((r = iqi_q3lex_next(lx, &value, 0)) <= 0) return r == 0;
             char c = (char)tolower((unsigned char)value.text[0]);
             out->sex = value.length == 0 ? 'm' : (c == 'f' || c == 'n') ? (uint32_t)c : 'm';
-        } else if (token_is(first, "fixedlegs")) {
+        } else if (iqi_q3_token_is(first, "fixedlegs")) {
             out->fixed_legs = 1;
-        } else if (token_is(first, "fixedtorso")) {
+        } else if (iqi_q3_token_is(first, "fixedtorso")) {
             out->fixed_torso = 1;
         } else {
-            cfg_warn(out, "line %u: unknown word '%s' ignored", first->line, shown(first, buf));
+            cfg_warn(out, "line %u: unknown word '%s' ignored", first->line, iqi_q3_shown(first, buf));
         }
     }
 }
@@ -237,7 +129,7 @@ static int cfg_entry(lexer *lx, iq_q3_config *out, unsigned i) {
     token t[4];
     char buf[48];
     for (int k = 0; k < 4; k++) {
-        int r = next_token(lx, &t[k]);
+        int r = iqi_q3lex_next(lx, &t[k], 0);
         if (r < 0) return 0;
         if (r == 0) {
             if (k == 0) return 2;
@@ -254,7 +146,7 @@ static int cfg_entry(lexer *lx, iq_q3_config *out, unsigned i) {
         return 0;
     if (!parse_number(&t[3], &fps))
         return iqi_fail_at_line(lx->ctx, IQ_ERROR_SYNTAX, t[3].line, t[3].column,
-                                "%s frames per second: expected a number, found '%s'", animation_names[i], shown(&t[3], buf));
+                                "%s frames per second: expected a number, found '%s'", animation_names[i], iqi_q3_shown(&t[3], buf));
     if (loop < 0)
         return iqi_fail_at_line(lx->ctx, IQ_ERROR_BAD_VALUE, t[2].line, t[2].column,
                                 "%s: %d looping frames; the count cannot be negative", animation_names[i], loop);
@@ -295,7 +187,7 @@ int iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, 
     if (size > IQ_Q3_CFG_MAX_BYTES)
         return iqi_fail(&ctx, IQ_ERROR_LIMIT, -1,
                         "animation.cfg has %zu bytes; Quake 3 refuses files over %d bytes", size, IQ_Q3_CFG_MAX_BYTES);
-    lexer_init(&lx, &ctx, text, size, 0);
+    iqi_q3lex_init(&lx, &ctx, text, size, 0, 0);
     if (!cfg_keywords(&lx, out, &first)) return 0;
 
     unsigned i;
@@ -323,7 +215,7 @@ int iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, 
     }
     if (out->table_entries == IQ_Q3_TABLE_ENTRIES) {
         token extra;
-        int r = next_token(&lx, &extra);
+        int r = iqi_q3lex_next(&lx, &extra, 0);
         if (r < 0) return 0;
         if (r > 0) cfg_warn(out, "line %u: text after the 31st animation was ignored", extra.line);
     }
@@ -348,11 +240,11 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
     ctx.error = error;
     if (!out || (!text && size)) return iqi_fail(&ctx, IQ_ERROR_INVALID_ARGUMENT, -1, "NULL text or result");
     memset(out, 0, sizeof *out);
-    lexer_init(&lx, &ctx, text, size, 1);
+    iqi_q3lex_init(&lx, &ctx, text, size, IQI_Q3LEX_COMMA_ENDS_WORD, 0);
     uint32_t ignored = 0;
     for (;;) {
         token name, shader;
-        int r = next_token(&lx, &name);
+        int r = iqi_q3lex_next(&lx, &name, 0);
         if (r < 0) return 0;
         if (r == 0) break;
         if (name.length == 0) { /* a "" surface: the game stops reading here */
@@ -361,9 +253,9 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
             break;
         }
         /* "surface,shader": the comma may have spaces around it */
-        while (lx.p < lx.end && (*lx.p == ' ' || *lx.p == '\t')) advance(&lx);
+        while (lx.p < lx.end && (*lx.p == ' ' || *lx.p == '\t')) iqi_q3lex_advance(&lx);
         int comma = lx.p < lx.end && *lx.p == ',';
-        if (comma) advance(&lx);
+        if (comma) iqi_q3lex_advance(&lx);
         /* Quake 3 skips any line whose first word holds "tag_" anywhere (case
          * sensitive, on the word as written). It does not read a shader after
          * it, so "tag_x,path" would make "path" the next surface name; we skip
@@ -374,7 +266,7 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
             for (;;) { /* drop the words left on this line */
                 lexer before = lx;
                 token rest;
-                r = next_token(&lx, &rest);
+                r = iqi_q3lex_next(&lx, &rest, 0);
                 if (r < 0) return 0;
                 if (r == 0 || rest.newline_before) { lx = before; break; }
             }
@@ -386,7 +278,7 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
          * A surface alone on its line, without a comma, gets "" instead (Quake 3
          * would take the next line's first word there too). */
         lexer before = lx;
-        r = next_token(&lx, &shader);
+        r = iqi_q3lex_next(&lx, &shader, 0);
         if (r < 0) return 0;
         if (r == 0 || (shader.newline_before && !comma)) {
             lx = before;
@@ -396,15 +288,15 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
             char word[48];
             snprintf(out->warning, sizeof out->warning,
                      "line %u: nothing follows '%s,' on its line; its shader is the next word '%s' (line %u), as in Quake 3",
-                     name.line, shown(&name, buf), shown(&shader, word), shader.line);
+                     name.line, iqi_q3_shown(&name, buf), iqi_q3_shown(&shader, word), shader.line);
         }
         if (name.length >= IQ_SKIN_NAME_SIZE)
             return iqi_fail_at_line(&ctx, IQ_ERROR_LIMIT, name.line, name.column,
-                                    "surface name '%s' has %zu characters; MD3 names have at most %d", shown(&name, buf),
+                                    "surface name '%s' has %zu characters; MD3 names have at most %d", iqi_q3_shown(&name, buf),
                                     name.length, IQ_SKIN_NAME_SIZE - 1);
         if (shader.length >= IQ_SKIN_SHADER_SIZE)
             return iqi_fail_at_line(&ctx, IQ_ERROR_LIMIT, shader.line, shader.column,
-                                    "shader path '%s' has %zu characters; at most %d are read", shown(&shader, buf),
+                                    "shader path '%s' has %zu characters; at most %d are read", iqi_q3_shown(&shader, buf),
                                     shader.length, IQ_SKIN_SHADER_SIZE - 1);
         if (out->surface_count == IQ_SKIN_MAX_SURFACES) {
             ignored++;

@@ -18,32 +18,32 @@ static int parse_deform(parser *ps, const token *keyword) {
     }
     iq_shader_deform d;
     memset(&d, 0, sizeof d);
-    if (iqi_shader_token_is(&t, "wave")) {
+    if (iqi_q3_token_is(&t, "wave")) {
         float div;
         d.type = IQ_DEFORM_WAVE;
         if (!iqi_shader_need_numbers(ps, &t, &div, 1, "the spread (div)") || !iqi_shader_need_wave(ps, &t, &d.wave)) return 0;
         d.spread = div != 0 ? 1.0f / div : 100.0f;
         if (div == 0) iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, &t, "div 0: spread 100, as Quake 3 does");
-    } else if (iqi_shader_token_is(&t, "normal")) {
+    } else if (iqi_q3_token_is(&t, "normal")) {
         float v[2];
         d.type = IQ_DEFORM_NORMAL;
         if (!iqi_shader_need_numbers(ps, &t, v, 2, "amplitude and frequency")) return 0;
         d.wave.amplitude = v[0];
         d.wave.frequency = v[1];
-    } else if (iqi_shader_token_is(&t, "bulge")) {
+    } else if (iqi_q3_token_is(&t, "bulge")) {
         float v[3];
         d.type = IQ_DEFORM_BULGE;
         if (!iqi_shader_need_numbers(ps, &t, v, 3, "width, height and speed")) return 0;
         d.bulge_width = v[0], d.bulge_height = v[1], d.bulge_speed = v[2];
-    } else if (iqi_shader_token_is(&t, "move")) {
+    } else if (iqi_q3_token_is(&t, "move")) {
         d.type = IQ_DEFORM_MOVE;
         if (!iqi_shader_need_numbers(ps, &t, d.vector, 3, "x y z") || !iqi_shader_need_wave(ps, &t, &d.wave)) return 0;
-    } else if (iqi_shader_token_is(&t, "autosprite")) {
+    } else if (iqi_q3_token_is(&t, "autosprite")) {
         d.type = IQ_DEFORM_AUTOSPRITE;
-    } else if (iqi_shader_token_is(&t, "autosprite2")) {
+    } else if (iqi_q3_token_is(&t, "autosprite2")) {
         d.type = IQ_DEFORM_AUTOSPRITE2;
-    } else if (iqi_shader_token_is(&t, "projectionshadow") || iqi_shader_token_starts(&t, "text")) {
-        d.type = iqi_shader_token_starts(&t, "text") ? IQ_DEFORM_TEXT : IQ_DEFORM_PROJECTION_SHADOW;
+    } else if (iqi_q3_token_is(&t, "projectionshadow") || iqi_q3_token_starts(&t, "text")) {
+        d.type = iqi_q3_token_starts(&t, "text") ? IQ_DEFORM_TEXT : IQ_DEFORM_PROJECTION_SHADOW;
         iqi_shader_note(ps, IQ_NOTE_IGNORED, &t, "a game-side deform: kept, not evaluated");
     } else {
         char rest[64];
@@ -64,7 +64,7 @@ static int parse_sort(parser *ps, const token *keyword, float *out) {
     token t;
     if (!iqi_shader_need(ps, keyword, &t, "a sort")) return 0;
     for (size_t k = 0; k < sizeof sorts / sizeof sorts[0]; k++)
-        if (iqi_shader_token_is(&t, sorts[k].name)) return *out = sorts[k].value, 1;
+        if (iqi_q3_token_is(&t, sorts[k].name)) return *out = sorts[k].value, 1;
     return iqi_shader_number(ps, keyword, &t, out);
 }
 
@@ -87,7 +87,7 @@ static int parse_shader(parser *ps, const token *name) {
     int r;
     float sort = 0;
     for (;;) {
-        if ((r = iqi_shader_next_token(&ps->lx, &t, 0)) < 0) return 0;
+        if ((r = iqi_q3lex_next(&ps->lx, &t, 0)) < 0) return 0;
         if (r == 0)
             return iqi_fail_at_line(ps->ctx, IQ_ERROR_TRUNCATED, name->line, name->column,
                                     "shader '%s' is never closed (the text ends inside it)", sh->name);
@@ -107,37 +107,37 @@ static int parse_shader(parser *ps, const token *name) {
             ps->script->stage_count++;
             continue;
         }
-        if (iqi_shader_token_is(&t, "deformvertexes")) {
+        if (iqi_q3_token_is(&t, "deformvertexes")) {
             if (!parse_deform(ps, &t)) return 0;
             continue;
-        } else if (iqi_shader_token_is(&t, "cull")) {
+        } else if (iqi_q3_token_is(&t, "cull")) {
             token v;
             if (!iqi_shader_need(ps, &t, &v, "front, back or none")) return 0;
-            if (iqi_shader_token_is(&v, "none") || iqi_shader_token_is(&v, "twosided") || iqi_shader_token_is(&v, "disable")) sh->cull = IQ_CULL_NONE;
-            else if (iqi_shader_token_is(&v, "back") || iqi_shader_token_is(&v, "backside") || iqi_shader_token_is(&v, "backsided")) sh->cull = IQ_CULL_BACK;
-            else if (!iqi_shader_token_is(&v, "front")) iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, &v, "not a cull: front faces are drawn");
-        } else if (iqi_shader_token_is(&t, "sort")) {
+            if (iqi_q3_token_is(&v, "none") || iqi_q3_token_is(&v, "twosided") || iqi_q3_token_is(&v, "disable")) sh->cull = IQ_CULL_NONE;
+            else if (iqi_q3_token_is(&v, "back") || iqi_q3_token_is(&v, "backside") || iqi_q3_token_is(&v, "backsided")) sh->cull = IQ_CULL_BACK;
+            else if (!iqi_q3_token_is(&v, "front")) iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, &v, "not a cull: front faces are drawn");
+        } else if (iqi_q3_token_is(&t, "sort")) {
             if (!parse_sort(ps, &t, &sh->sort_given)) return 0;
             sort = sh->sort_given;
-        } else if (iqi_shader_token_is(&t, "nomipmaps")) {
+        } else if (iqi_q3_token_is(&t, "nomipmaps")) {
             sh->flags |= IQ_SHADER_NOMIPMAPS | IQ_SHADER_NOPICMIP;
-        } else if (iqi_shader_token_is(&t, "nopicmip")) {
+        } else if (iqi_q3_token_is(&t, "nopicmip")) {
             sh->flags |= IQ_SHADER_NOPICMIP;
-        } else if (iqi_shader_token_is(&t, "polygonoffset")) {
+        } else if (iqi_q3_token_is(&t, "polygonoffset")) {
             sh->flags |= IQ_SHADER_POLYGON_OFFSET;
-        } else if (iqi_shader_token_is(&t, "entitymergable")) {
+        } else if (iqi_q3_token_is(&t, "entitymergable")) {
             sh->flags |= IQ_SHADER_ENTITY_MERGABLE;
-        } else if (iqi_shader_token_is(&t, "portal")) {
+        } else if (iqi_q3_token_is(&t, "portal")) {
             sh->flags |= IQ_SHADER_PORTAL;
             sort = IQ_SORT_PORTAL;
-        } else if (iqi_shader_token_is(&t, "skyparms") || iqi_shader_token_is(&t, "fogparms") || iqi_shader_token_is(&t, "clamptime")) {
-            int sky = iqi_shader_token_is(&t, "skyparms"), fog = iqi_shader_token_is(&t, "fogparms");
+        } else if (iqi_q3_token_is(&t, "skyparms") || iqi_q3_token_is(&t, "fogparms") || iqi_q3_token_is(&t, "clamptime")) {
+            int sky = iqi_q3_token_is(&t, "skyparms"), fog = iqi_q3_token_is(&t, "fogparms");
             sh->flags |= sky ? IQ_SHADER_SKY : fog ? IQ_SHADER_FOG : 0;
             if (!iqi_shader_skip_line(ps, NULL)) return 0;
             iqi_shader_note(ps, IQ_NOTE_IGNORED, &t, "%s", sky ? "sky boxes are not drawn" : fog ? "fog volumes are not drawn"
                                                                                 : "shader time is not clamped");
-        } else if (iqi_shader_token_starts(&t, "qer") || iqi_shader_token_starts(&t, "q3map") || iqi_shader_token_is(&t, "surfaceparm") ||
-                   iqi_shader_token_is(&t, "tesssize") || iqi_shader_token_is(&t, "light")) {
+        } else if (iqi_q3_token_starts(&t, "qer") || iqi_q3_token_starts(&t, "q3map") || iqi_q3_token_is(&t, "surfaceparm") ||
+                   iqi_q3_token_is(&t, "tesssize") || iqi_q3_token_is(&t, "light")) {
             /* for the editor, the map compiler or the server: nothing to draw (Quake 3 skips them too) */
             if (!iqi_shader_skip_line(ps, NULL)) return 0;
         } else {
@@ -159,21 +159,21 @@ static int parse_script(parser *ps) {
     char buf[48];
     int r;
     for (;;) {
-        if ((r = iqi_shader_next_token(&ps->lx, &name, 0)) < 0) return 0;
+        if ((r = iqi_q3lex_next(&ps->lx, &name, 0)) < 0) return 0;
         if (r == 0) return 1;
         if (name.length == 1 && (name.text[0] == '{' || name.text[0] == '}'))
             return iqi_fail_at_line(ps->ctx, IQ_ERROR_SYNTAX, name.line, name.column, "expected a shader name, found '%c'",
                                     name.text[0]);
         if (name.length > IQ_SHADER_MAX_NAME)
             return iqi_fail_at_line(ps->ctx, IQ_ERROR_LIMIT, name.line, name.column, "shader name '%s' has %zu characters; at most %d",
-                                    iqi_shader_shown(&name, buf), name.length, IQ_SHADER_MAX_NAME);
-        if ((r = iqi_shader_next_token(&ps->lx, &open, 0)) < 0) return 0;
+                                    iqi_q3_shown(&name, buf), name.length, IQ_SHADER_MAX_NAME);
+        if ((r = iqi_q3lex_next(&ps->lx, &open, 0)) < 0) return 0;
         if (r == 0)
             return iqi_fail_at_line(ps->ctx, IQ_ERROR_TRUNCATED, name.line, name.column,
-                                    "shader '%s' has no '{' (the text ends after its name)", iqi_shader_shown(&name, buf));
+                                    "shader '%s' has no '{' (the text ends after its name)", iqi_q3_shown(&name, buf));
         if (!(open.length == 1 && open.text[0] == '{'))
             return iqi_fail_at_line(ps->ctx, IQ_ERROR_SYNTAX, open.line, open.column, "expected '{' after shader name '%s'",
-                                    iqi_shader_shown(&name, buf));
+                                    iqi_q3_shown(&name, buf));
         iq_shader_script *sc = ps->script;
         if (sc->shader_count == IQ_SHADER_MAX_SHADERS)
             return iqi_fail_at_line(ps->ctx, IQ_ERROR_LIMIT, name.line, name.column, "more than %d shaders in one script",
@@ -223,12 +223,7 @@ iq_shader_script *iq_shader_parse(const void *text, size_t size, iq_error *error
     }
     ps.script->strings = ps.pool_at = ps.pool;
     ps.pool_end = ps.pool + 4 * size + 16;
-    const char *t = text;
-    const char *nul = size ? memchr(t, 0, size) : NULL;
-    ps.lx.p = t;
-    ps.lx.end = nul ? nul : t + size;
-    ps.lx.line = ps.lx.column = 1;
-    ps.lx.ctx = &ctx;
+    iqi_q3lex_init(&ps.lx, &ctx, text, size, IQI_Q3LEX_CR_BREAKS | IQI_Q3LEX_BRACES, IQ_SHADER_MAX_TOKEN);
     if (!parse_script(&ps)) {
         iq_shader_free(ps.script);
         return NULL;

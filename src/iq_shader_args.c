@@ -39,7 +39,7 @@ int iqi_shader_skip_line(parser *ps, char *rest) {
     int r;
     for (;;) {
         lexer before = ps->lx;
-        if ((r = iqi_shader_next_token(&ps->lx, &t, 1)) <= 0) break;
+        if ((r = iqi_q3lex_next(&ps->lx, &t, 1)) <= 0) break;
         if (t.length == 1 && (t.text[0] == '{' || t.text[0] == '}')) {
             ps->lx = before;
             r = 0;
@@ -61,11 +61,11 @@ int iqi_shader_unknown_keyword(parser *ps, const token *t, const char *where) {
 }
 
 int iqi_shader_need(parser *ps, const token *keyword, token *t, const char *what) {
-    int r = iqi_shader_next_token(&ps->lx, t, 1);
+    int r = iqi_q3lex_next(&ps->lx, t, 1);
     if (r > 0) return 1;
     if (r < 0) return 0;
     return iqi_fail_at_line(ps->ctx, IQ_ERROR_SYNTAX, keyword->line, keyword->column, "%s: %s is missing on its line",
-                            iqi_shader_shown(keyword, ps->buf), what);
+                            iqi_q3_shown(keyword, ps->buf), what);
 }
 
 /* A number as Quake 3's atof reads it: a token with trailing letters
@@ -81,10 +81,10 @@ int iqi_shader_number(parser *ps, const token *keyword, const token *t, float *o
     if (n && strchr("+-.0123456789", text[0])) v = strtod(text, &end);
     if (end == text || (n >= 2 && (text[1] == 'x' || text[1] == 'X' || text[2] == 'x' || text[2] == 'X')))
         return iqi_fail_at_line(ps->ctx, IQ_ERROR_SYNTAX, t->line, t->column, "%s: expected a number, found '%s'",
-                                iqi_shader_shown(keyword, ps->buf), iqi_shader_shown(t, buf));
+                                iqi_q3_shown(keyword, ps->buf), iqi_q3_shown(t, buf));
     if (!(fabs(v) <= IQ_SHADER_MAX_VALUE))
         return iqi_fail_at_line(ps->ctx, IQ_ERROR_BAD_VALUE, t->line, t->column, "%s: %s is beyond %g",
-                                iqi_shader_shown(keyword, ps->buf), iqi_shader_shown(t, buf), IQ_SHADER_MAX_VALUE);
+                                iqi_q3_shown(keyword, ps->buf), iqi_q3_shown(t, buf), IQ_SHADER_MAX_VALUE);
     if (*end || t->length != n) iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, t, "read as %g, as Quake 3's atof does", v);
     *out = (float)v;
     return 1;
@@ -103,12 +103,12 @@ int iqi_shader_need_vector(parser *ps, const token *keyword, float *out, int cou
     if (!iqi_shader_need(ps, keyword, &t, "'( x y z )'")) return 0;
     if (!(t.length == 1 && t.text[0] == '('))
         return iqi_fail_at_line(ps->ctx, IQ_ERROR_SYNTAX, t.line, t.column, "%s: expected '(', found '%s'",
-                                iqi_shader_shown(keyword, ps->buf), iqi_shader_shown(&t, buf));
+                                iqi_q3_shown(keyword, ps->buf), iqi_q3_shown(&t, buf));
     if (!iqi_shader_need_numbers(ps, keyword, out, count, "a vector element")) return 0;
     if (!iqi_shader_need(ps, keyword, &t, "')'")) return 0;
     if (!(t.length == 1 && t.text[0] == ')'))
         return iqi_fail_at_line(ps->ctx, IQ_ERROR_SYNTAX, t.line, t.column, "%s: expected ')', found '%s'",
-                                iqi_shader_shown(keyword, ps->buf), iqi_shader_shown(&t, buf));
+                                iqi_q3_shown(keyword, ps->buf), iqi_q3_shown(&t, buf));
     return 1;
 }
 
@@ -117,7 +117,7 @@ int iqi_shader_need_wave(parser *ps, const token *keyword, iq_shader_wave *w) {
     token t;
     if (!iqi_shader_need(ps, keyword, &t, "a wave function")) return 0;
     unsigned k;
-    for (k = 0; k < 6 && !iqi_shader_token_is(&t, names[k]); k++) {}
+    for (k = 0; k < 6 && !iqi_q3_token_is(&t, names[k]); k++) {}
     if (k == 6) iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, &t, "not a wave function: sin is used, as Quake 3 does");
     w->func = k == 6 ? IQ_WAVE_SIN : IQ_WAVE_SIN + k;
     float v[4];

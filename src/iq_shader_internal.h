@@ -1,6 +1,7 @@
 /* What the shader-script reader's files share (not part of the public API).
- * iq_shader_lex.c turns text into tokens; iq_shader_args.c reads a keyword's
- * arguments (words, numbers, vectors, waves), keeps strings and notes;
+ * iq_q3lex.c (shared with animation.cfg and .skin) turns text into tokens;
+ * iq_shader_args.c reads a keyword's arguments (words, numbers, vectors,
+ * waves), keeps strings and notes;
  * iq_shader_stage.c reads a stage's keywords; iq_shader.c reads the
  * shader-level keywords, settles what Quake 3's FinishShader settles, and is
  * the entry (iq_shader_parse); iq_shader_names.c finds blocks by name.
@@ -19,19 +20,12 @@
 #define IQ_SHADER_INTERNAL_H
 
 #include "iq_shader.h"
-#include "iq_internal.h"
+#include "iq_q3lex.h"
 
-typedef struct lexer {
-    const char *p, *end;        /* end: the size given, or the first NUL before it (as the game reads it) */
-    uint32_t line, column;
-    iqi_ctx *ctx;
-} lexer;
-
-typedef struct token {
-    const char *text;
-    size_t length;
-    uint32_t line, column;
-} token;
+/* Tokens come from iq_q3lex.c (IQI_Q3LEX_CR_BREAKS | IQI_Q3LEX_BRACES, at most
+ * IQ_SHADER_MAX_TOKEN characters); the short names are this reader's. */
+typedef iqi_q3lexer lexer;
+typedef iqi_q3token token;
 
 typedef struct parser {
     lexer lx;
@@ -42,16 +36,6 @@ typedef struct parser {
     iq_q3_shader *shader;                 /* the one being read */
     char buf[48];
 } parser;
-
-/* -- Tokens (iq_shader_lex.c) */
-
-/* The next token: 1, 0 at the end of the text (or, with same_line, at the end
- * of the line: nothing is consumed then), -1 on error. */
-int iqi_shader_next_token(lexer *lx, token *t, int same_line);
-int iqi_shader_token_is(const token *t, const char *word);         /* any case */
-int iqi_shader_token_starts(const token *t, const char *prefix);   /* any case; prefix in lowercase */
-/* A token quoted for messages: at most 40 characters, non-printing bytes as '?'. */
-const char *iqi_shader_shown(const token *t, char buf[48]);
 
 /* -- Arguments, strings and notes (iq_shader_args.c) */
 

@@ -5,6 +5,7 @@
  * from the repository root. (The IQM writer's tests are in test_iqm_write.c.) */
 #include "check.h"
 #include "check_model.h"
+#include "load_helpers.h"
 #include "sweeps.h"
 #include "interquake.h"
 #include <ctype.h>
@@ -13,25 +14,6 @@
 #define CORPUS "../shared/corpus/iqe/unvanquished/"
 #define FIXTURES "tests/fixtures/iqe/"
 #define S 0.70710678f
-
-static iq_model *load_text(const char *text, iq_error *err) { return iq_load_memory(text, strlen(text), NULL, err); }
-
-static iq_model *load_file(const char *path, iq_error *err) {
-    size_t n;
-    unsigned char *d = iqt_read_file(path, &n);
-    if (!d) { CHECK(0, "cannot read %s", path); return NULL; }
-    iq_model *m = iq_load_memory(d, n, NULL, err);
-    free(d);
-    if (!m) {
-        char msg[400];
-        iq_format_error(msg, sizeof msg, err);
-        CHECK(0, "%s: %s", path, msg);
-    } else {
-        CHECK(check_model(m) == 0, "%s invariants", path);
-        CHECK(check_evaluate(m) == 0, "%s evaluate", path);
-    }
-    return m;
-}
 
 static int near(float a, float b, float eps) { return fabsf(a - b) <= eps; }
 static int near3(const float *v, float x, float y, float z) { return near(v[0], x, 1e-5f) && near(v[1], y, 1e-5f) && near(v[2], z, 1e-5f); }
@@ -148,7 +130,7 @@ static void test_corpus(void) {
     }
     /* vwep_view: the last animation loops; the others do not (read off the file: one `loop` line) */
     iq_error err;
-    iq_model *m = load_file(CORPUS "weapons/level1/vwep_view.iqe", &err);
+    iq_model *m = iqt_load_file(CORPUS "weapons/level1/vwep_view.iqe", &err);
     if (m) {
         uint32_t loops = 0;
         for (uint32_t a = 0; a < m->animation_count; a++) loops += m->animations[a].flags & IQ_ANIMATION_LOOP;
@@ -162,7 +144,7 @@ static void test_corpus(void) {
 
 static void test_poses(void) {
     iq_error err;
-    iq_model *m = load_file(FIXTURES "poses.iqe", &err);
+    iq_model *m = iqt_load_file(FIXTURES "poses.iqe", &err);
     if (!m) return;
     const iq_joint *j = m->joints;
     CHECK(m->joint_count == 5 && j[4].parent == 0 && j[3].parent == 2, "joints");
@@ -197,7 +179,7 @@ static void test_poses(void) {
     /* pa's order with two axes at once: X first, then Y (q = qy * qx) */
     iq_free(m);
     const char *euler = "# Inter-Quake Export\njoint a\npa 0 0 0 1.5707963267948966 1.5707963267948966 0\n";
-    m = load_text(euler, &err);
+    m = iqt_load_text(euler, &err);
     CHECK(m != NULL, "euler: %s", err.message);
     if (m) {
         /* qy(90) * qx(90) = (0.5, 0.5, -0.5, 0.5) */
@@ -209,7 +191,7 @@ static void test_poses(void) {
 
 static void test_faces(void) {
     iq_error err;
-    iq_model *m = load_file(FIXTURES "faces.iqe", &err);
+    iq_model *m = iqt_load_file(FIXTURES "faces.iqe", &err);
     if (!m) return;
     static const uint32_t expected[] = {0, 1, 2, 0, 2, 3, 0, 3, 4, 5, 6, 7, 10, 9, 8, 8, 9, 10};
     CHECK(m->triangle_count == 6 && m->vertex_count == 11, "counts %u %u", m->triangle_count, m->vertex_count);
@@ -224,7 +206,7 @@ static void test_faces(void) {
     CHECK(m->normals && near3(m->normals + 3 * 10, 0, 0, 1), "file normals kept");
     iq_free(m);
 
-    m = load_file(FIXTURES "faceless.iqe", &err);
+    m = iqt_load_file(FIXTURES "faceless.iqe", &err);
     if (!m) return;
     static const uint32_t triples[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     CHECK(m->triangle_count == 3 && m->mesh_count == 2, "faceless %u %u", m->triangle_count, m->mesh_count);
@@ -233,7 +215,7 @@ static void test_faces(void) {
     CHECK(m->normals && near3(m->normals, 0, 0, 1) && near3(m->normals + 24, 0, 0, 1), "faceless normals (clockwise front: +z)");
     iq_free(m);
 
-    m = load_file(FIXTURES "crlf_tabs.iqe", &err);
+    m = iqt_load_file(FIXTURES "crlf_tabs.iqe", &err);
     if (!m) return;
     CHECK(!strcmp(m->joints[0].name, "left upper arm") && !strcmp(m->meshes[0].name, "my mesh") &&
               !strcmp(m->meshes[0].material, "textures/a b/c.tga"), "quoted names with spaces, CRLF, tabs");
@@ -243,7 +225,7 @@ static void test_faces(void) {
 
 static void test_custom(void) {
     iq_error err;
-    iq_model *m = load_file(FIXTURES "custom.iqe", &err);
+    iq_model *m = iqt_load_file(FIXTURES "custom.iqe", &err);
     if (!m) return;
     CHECK(m->custom_array_count == 3, "%u custom arrays", m->custom_array_count);
     if (m->custom_array_count == 3) {
@@ -263,14 +245,14 @@ static void test_custom(void) {
     CHECK(m->normals && near3(m->normals, 0, 0, -1), "generated normal of a counter-clockwise triangle is -z");
     iq_free(m);
     /* a declared colour size 4 keeps A */
-    m = load_text("# Inter-Quake Export\nvertexarray color ubyte 4\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvc 1 1 1 0.5\nvc 1 1 1\nvc 0 0 0 0\n", &err);
+    m = iqt_load_text("# Inter-Quake Export\nvertexarray color ubyte 4\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvc 1 1 1 0.5\nvc 1 1 1\nvc 0 0 0 0\n", &err);
     CHECK(m && m->colors[3] == 0.5f && m->colors[7] == 1 && m->colors[11] == 0, "declared colour alpha");
     iq_free(m);
 }
 
 static void test_animation_fixture(void) {
     iq_error err;
-    iq_model *m = load_file(FIXTURES "anim.iqe", &err);
+    iq_model *m = iqt_load_file(FIXTURES "anim.iqe", &err);
     if (!m) return;
     CHECK(m->joint_count == 2 && !strcmp(m->joints[0].name, "Root Bone"), "joints");
     CHECK(m->frame_count == 3 && m->animation_count == 2, "frames %u anims %u", m->frame_count, m->animation_count);
@@ -294,7 +276,7 @@ static void test_animation_fixture(void) {
 
 static void expect_normals(const char *file, const float expected[][3], uint32_t count) {
     iq_error err;
-    iq_model *m = load_file(file, &err);
+    iq_model *m = iqt_load_file(file, &err);
     if (!m) return;
     CHECK(m->vertex_count == count && m->normals, "%s: %u vertices", file, m->vertex_count);
     for (uint32_t v = 0; v < count && v < m->vertex_count && m->normals; v++)
@@ -326,7 +308,7 @@ static void test_smoothing(void) {
     static const float split[6][3] = {{0, 0, 1}, {1, 0, 0}, {0, 0, 1}, {1, 0, 0}, {0, 0, 1}, {1, 0, 0}};
     expect_normals(FIXTURES "smooth_split.iqe", split, 6);
     iq_error err;
-    iq_model *m = load_file(FIXTURES "smooth_split.iqe", &err);
+    iq_model *m = iqt_load_file(FIXTURES "smooth_split.iqe", &err);
     if (m) {
         static const uint32_t tris[] = {0, 2, 4, 1, 5, 3};
         static const float pos[6][3] = {{0, 0, 0}, {0, 0, 0}, {0, 1, 0}, {0, 1, 0}, {1, 0, 0}, {0, 0, 1}};
@@ -339,15 +321,15 @@ static void test_smoothing(void) {
     static const char roof[] = "vp 0 0 0\nvp 0 1 0\nvp 1 0 0\n", roof2[] = "vp 0 0 0\nvp 0 0 1\nvp 0 1 0\n";
     char text[512];
     snprintf(text, sizeof text, "# Inter-Quake Export\nsmoothgroup 1\n%ssmoothgroup 2\n%s", roof, roof2);
-    m = load_text(text, &err);
+    m = iqt_load_text(text, &err);
     CHECK(m && m->triangle_count == 2 && near3(m->normals, 0, 0, 1) && near3(m->normals + 9, 1, 0, 0), "face-less, two groups");
     iq_free(m);
     snprintf(text, sizeof text, "# Inter-Quake Export\nsmoothgroup 1\n%ssmoothgroup 1\n%s", roof, roof2);
-    m = load_text(text, &err);
+    m = iqt_load_text(text, &err);
     CHECK(m && near3(m->normals, S, 0, S) && near3(m->normals + 15, S, 0, S), "face-less, one group");
     iq_free(m);
     /* Smoothing across meshes (spec), and area weighting: a triangle twice as large counts twice. */
-    m = load_text("# Inter-Quake Export\nmesh a\nvp 0 0 0\nvp 0 1 0\nvp 2 0 0\nfm 0 1 2\nmesh b\nvp 0 0 0\nvp 0 0 1\nvp 0 1 0\nfm 0 1 2\n", &err);
+    m = iqt_load_text("# Inter-Quake Export\nmesh a\nvp 0 0 0\nvp 0 1 0\nvp 2 0 0\nfm 0 1 2\nmesh b\nvp 0 0 0\nvp 0 0 1\nvp 0 1 0\nfm 0 1 2\n", &err);
     CHECK(m != NULL, "cross-mesh: %s", err.message);
     if (m) {
         float n = 1 / sqrtf(5); /* (1,0,0)*1 + (0,0,1)*2, normalised */
@@ -449,7 +431,7 @@ static void test_bad_input(void) {
     }
     /* 15: header */
     iq_error err;
-    iq_model *m = load_text(" # Inter-Quake Export\n", &err);
+    iq_model *m = iqt_load_text(" # Inter-Quake Export\n", &err);
     CHECK(!m && err.code == IQ_ERROR_UNKNOWN_FORMAT, "shifted header: %s", iq_error_name(err.code));
     iq_load_opts opts;
     memset(&opts, 0, sizeof opts);
@@ -460,7 +442,7 @@ static void test_bad_input(void) {
     m = iq_load_memory("", 0, &opts, &err);
     CHECK(!m && err.code == IQ_ERROR_SYNTAX, "empty IQE");
     /* the header line may carry anything after Export; unknown commands load with a warning */
-    m = load_text("# Inter-Quake Export 2.0 extra\nvp\nfrobnicate 1 2\nfrobnicate\n", &err);
+    m = iqt_load_text("# Inter-Quake Export 2.0 extra\nvp\nfrobnicate 1 2\nfrobnicate\n", &err);
     CHECK(m && has_warning(m, IQ_WARNING_IGNORED_DATA, "'frobnicate' on line 3") && m->vertex_count == 1, "unknown command warning");
     iq_free(m);
     /* 15: a line far longer than the SDK's 512 bytes: a 20,000-vertex polygon */
@@ -477,7 +459,7 @@ static void test_bad_input(void) {
         free(text);
     }
     /* 17: pq with 8 numbers: positional, the scale's missing components are 1 */
-    m = load_text("# Inter-Quake Export\njoint a\npq 0 0 0 0 0 0 -1 2\n", &err);
+    m = iqt_load_text("# Inter-Quake Export\njoint a\npq 0 0 0 0 0 0 -1 2\n", &err);
     CHECK(m && near3(m->joints[0].bind.scale, 2, 1, 1), "pq partial scale");
     iq_free(m);
     /* 18: more than 4 influences keep the 4 largest; negative weights dropped; duplicates merge; index > 255 */
@@ -499,7 +481,7 @@ static void test_bad_input(void) {
         }
     }
     /* 19: vx 4- and 6-argument forms; NaN tangents and normals are repaired with a warning */
-    m = load_text("# Inter-Quake Export\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvn 0 0 1\nvn 0 0 1\nvn nan 0 1\n"
+    m = iqt_load_text("# Inter-Quake Export\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvn 0 0 1\nvn 0 0 1\nvn nan 0 1\n"
                   "vx 1 0 0 -1\nvx 1 0 0  0 -1 0\nvx nan nan nan 1\n", &err);
     CHECK(m != NULL, "vx: %s", err.message);
     if (m) {
@@ -511,12 +493,12 @@ static void test_bad_input(void) {
         iq_free(m);
     }
     /* 20: unknown component and size are ignored field by field */
-    m = load_text("# Inter-Quake Export\nvertexarray custom2 quad 0 named\nvp\nv2 1 2 3 4\n", &err);
+    m = iqt_load_text("# Inter-Quake Export\nvertexarray custom2 quad 0 named\nvp\nv2 1 2 3 4\n", &err);
     CHECK(m && m->custom_array_count == 1 && m->custom_arrays[0].format == IQ_FLOAT && m->custom_arrays[0].size == 4 &&
               !strcmp(m->custom_arrays[0].name, "named"), "vertexarray invalid fields");
     iq_free(m);
     /* 22: frame before animation, loop before animation: ignored with a warning */
-    m = load_text("# Inter-Quake Export\nframe\nloop\njoint a\npq 0 0 0 0 0 0\n", &err);
+    m = iqt_load_text("# Inter-Quake Export\nframe\nloop\njoint a\npq 0 0 0 0 0 0\n", &err);
     CHECK(m && m->joint_count == 1 && has_warning(m, IQ_WARNING_IGNORED_DATA, "before any animation"), "frame before animation");
     iq_free(m);
     /* 24: a comment with NUL and binary bytes is kept verbatim */
@@ -527,7 +509,7 @@ static void test_bad_input(void) {
         iq_free(m);
     }
     /* a dummy name never clashes with an explicit one */
-    m = load_text("# Inter-Quake Export\nanimation\nanimation \"animation 0\"\nanimation \"animation 2\"\nanimation\n", &err);
+    m = iqt_load_text("# Inter-Quake Export\nanimation\nanimation \"animation 0\"\nanimation \"animation 2\"\nanimation\n", &err);
     CHECK(m && !strcmp(m->animations[0].name, "animation 0 (1)") && !strcmp(m->animations[3].name, "animation 3"), "dummy names");
     iq_free(m);
     /* the memory budget covers the parser's scratch too */
@@ -577,8 +559,8 @@ static void test_pathological_smoothing(void) {
  * with the same skeleton through the animator's iq_attach_animations, matched by joint name. */
 static void test_attach_animation_file(void) {
     iq_error err;
-    iq_model *mesh = load_file(FIXTURES "anim.iqe", &err);
-    iq_model *anims = load_text("# Inter-Quake Export\njoint \"Root Bone\"\njoint child 0\npq 0 0 0 0 0 0\npq 0 0 1 0 0 0\n"
+    iq_model *mesh = iqt_load_file(FIXTURES "anim.iqe", &err);
+    iq_model *anims = iqt_load_text("# Inter-Quake Export\njoint \"Root Bone\"\njoint child 0\npq 0 0 0 0 0 0\npq 0 0 1 0 0 0\n"
                                 "animation jump\nframerate 5\nframe\npq 0 0 3 0 0 0\npq 0 0 1 0 0 0\n", &err);
     CHECK(mesh && anims && anims->vertex_count == 0 && anims->frame_count == 1, "animation-only IQE: %s", err.message);
     if (mesh && anims) {
@@ -596,7 +578,7 @@ static void test_attach_animation_file(void) {
  * refused, the limit configurable; names are bytes. */
 static void test_numbers(void) {
     iq_error err;
-    iq_model *m = load_text("# Inter-Quake Export\nvertexarray custom0 float 4\nvp 0 0 0\nvt 1e999 0.5\nvc nan 0 0 1\nv0 1 inf 2 3\n"
+    iq_model *m = iqt_load_text("# Inter-Quake Export\nvertexarray custom0 float 4\nvp 0 0 0\nvt 1e999 0.5\nvc nan 0 0 1\nv0 1 inf 2 3\n"
                             "vp 1 0 0\nvt 0.25 0.5\nvc 0 0 0 1\nv0 1 2 3 4\nvp 0 1 0\nvt 1 1\nvc 1e7 0 0 1\nv0 0 0 0 0\n", &err);
     CHECK(m != NULL, "repairable vertex data loads: %s", err.message);
     if (m) {
@@ -623,7 +605,7 @@ static void test_numbers(void) {
     CHECK(!m && err.code == IQ_ERROR_BAD_VALUE && err.line == 3 && strstr(err.message, "beyond the magnitude limit of 10"),
           "custom limit: %s line %u", err.message, err.line);
     iq_free(m);
-    m = load_text(text, &err);
+    m = iqt_load_text(text, &err);
     CHECK(m && m->bounds.radius == 20, "the default limit takes it");
     iq_free(m);
     /* A chain of joints each scaling by 1e5 in a frame is fine joint by joint, but
@@ -637,12 +619,12 @@ static void test_numbers(void) {
     for (int j = 0; j < 8; j++) strcat(chain, "pq 0 0 0 0 0 0 1\n");
     strcat(chain, "vp 1 1 1\nvb 7 1\nanimation a\nframe\n");
     for (int j = 0; j < 8; j++) strcat(chain, "pq 0 0 0 0 0 0 1 1e5 1e5 1e5\n");
-    m = load_text(chain, &err);
+    m = iqt_load_text(chain, &err);
     CHECK(!m && err.code == IQ_ERROR_BAD_VALUE && strstr(err.message, "'j5'"), "composed reach: %s", err.message);
     iq_free(m);
     /* Names are the file's bytes: a joint named with high (Latin-1) bytes is
      * found by those bytes, and by index. */
-    m = load_text("# Inter-Quake Export\njoint \"tag_\xe9\xad" "ead\"\npq 1 2 3 0 0 0 1\n", &err);
+    m = iqt_load_text("# Inter-Quake Export\njoint \"tag_\xe9\xad" "ead\"\npq 1 2 3 0 0 0 1\n", &err);
     CHECK(m != NULL, "high-byte name: %s", err.message);
     if (m) {
         float a[16], b[16];

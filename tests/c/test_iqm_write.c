@@ -4,6 +4,7 @@
  * every working allocation failing in turn. Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "load_helpers.h"
 #include "sweeps.h"
 #include "interquake.h"
 #include <math.h>
@@ -12,25 +13,6 @@
 #define CORPUS "../shared/corpus/iqe/unvanquished/"
 #define FIXTURES "tests/fixtures/iqe/"
 
-static iq_model *load_text(const char *text, iq_error *err) { return iq_load_memory(text, strlen(text), NULL, err); }
-
-static iq_model *load_file(const char *path, iq_error *err) {
-    size_t n;
-    unsigned char *d = iqt_read_file(path, &n);
-    if (!d) { CHECK(0, "cannot read %s", path); return NULL; }
-    iq_model *m = iq_load_memory(d, n, NULL, err);
-    free(d);
-    if (!m) {
-        char msg[400];
-        iq_format_error(msg, sizeof msg, err);
-        CHECK(0, "%s: %s", path, msg);
-    } else {
-        CHECK(check_model(m) == 0, "%s invariants", path);
-        CHECK(check_evaluate(m) == 0, "%s evaluate", path);
-    }
-    return m;
-}
-
 static int near(float a, float b, float eps) { return fabsf(a - b) <= eps; }
 
 /* IQE -> IQM -> load equals IQE -> load, within the documented quantisation. */
@@ -38,7 +20,7 @@ static float channel(const iq_transform *t, int k) { return k < 3 ? t->translate
 
 static void test_round_trip(const char *path) {
     iq_error err;
-    iq_model *a = load_file(path, &err);
+    iq_model *a = iqt_load_file(path, &err);
     if (!a) return;
     size_t size;
     uint8_t *bytes = iq_write_iqm(a, &size, &err);
@@ -134,7 +116,7 @@ static void test_round_trip(const char *path) {
 /* Adjacency computed on paper: two triangles sharing one edge. */
 static void test_adjacency(void) {
     iq_error err;
-    iq_model *m = load_text("# Inter-Quake Export\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvp 1 1 0\nvn 0 0 1\nvn 0 0 1\nvn 0 0 1\nvn 0 0 1\n"
+    iq_model *m = iqt_load_text("# Inter-Quake Export\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvp 1 1 0\nvn 0 0 1\nvn 0 0 1\nvn 0 0 1\nvn 0 0 1\n"
                             "fa 0 1 2\nfa 2 1 3\n", &err);
     if (!m) { CHECK(0, "adjacency model: %s", err.message); return; }
     size_t size;
@@ -161,7 +143,7 @@ static int write_attempt(const void *model, iq_error *err) {
  * 'out_of_memory', and the arena and output are freed. */
 static void test_write_allocations(const char *path) {
     iq_error err;
-    iq_model *m = load_file(path, &err);
+    iq_model *m = iqt_load_file(path, &err);
     if (!m) return;
     iqt_allocation_sweep(path, write_attempt, m);
     iq_free(m);
