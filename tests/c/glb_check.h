@@ -134,7 +134,7 @@ static int jat(const jdoc *d, int arr, int i) {
     return c;
 }
 static double jnum(const jdoc *d, int v, double fallback) { return v >= 0 && d->nodes[v].type == J_NUM ? d->nodes[v].num : fallback; }
-static int jis(const jdoc *d, int v, const char *s) {
+static inline int jis(const jdoc *d, int v, const char *s) {
     return v >= 0 && d->nodes[v].type == J_STR && d->nodes[v].str_len == strlen(s) && !strncmp(d->nodes[v].str, s, d->nodes[v].str_len);
 }
 
