@@ -29,8 +29,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const iq_q3_shader *sh = &s->shaders[i];
         check_name(sh->name);
         if (sh->stage_count > IQ_SHADER_MAX_STAGES || sh->deform_count > IQ_SHADER_MAX_DEFORMS) abort();
-        /* a name with an extension is never found (R_FindShader drops the requested one's); others find the first */
-        if (iq_shader_find(s, sh->name) > (int32_t)i || (!strchr(sh->name, '.') && iq_shader_find(s, sh->name) < 0)) abort();
+        /* A name without an extension finds its first definition. One with an extension may find
+         * nothing or another block: R_FindShader drops the requested name's extension ("all.tga"
+         * looks for "all", which a later block may be called), never a block's own. */
+        int32_t found = iq_shader_find(s, sh->name);
+        if (found >= (int32_t)s->shader_count || (!strchr(sh->name, '.') && (found < 0 || found > (int32_t)i))) abort();
         for (uint32_t k = 0; k < sh->stage_count; k++) {
             const iq_shader_stage *stage = &sh->stages[k];
             if (stage->tcmod_count > IQ_SHADER_MAX_TCMODS || stage->frame_count > IQ_SHADER_MAX_FRAMES) abort();
