@@ -65,7 +65,9 @@ static uint8_t *write_iqm(writer *w, size_t *size_out) {
      * whose frames all equal frame 0 (one frame, or a static prop exported
      * with several) loses nothing: it is written static, from frame 0 (which
      * positions/normals hold), with no frames and no animations. */
-    if (nf && !(nj && m->frame_poses)) {
+    if (nf && !(nj && m->frame_poses) && (nj || m->frame_positions)) {
+        /* (frames of a model with neither joints nor vertex frames hold no channels: they are
+         * written as they are, frames of zero channels, which IQM allows) */
         uint32_t differs = m->frame_positions ? first_differing_frame(m) : 1;
         if (differs) {
             iqi_fail(&w->ctx, IQ_ERROR_UNSUPPORTED, -1,

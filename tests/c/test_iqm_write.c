@@ -149,8 +149,34 @@ static void test_write_allocations(const char *path) {
     iq_free(m);
 }
 
+
+/* An IQM whose frames hold no channels (no joints, no vertex frames: IQM allows it) is written
+ * as it is, frames of zero channels, and reads back with its frame count (fuzz_iqe found that
+ * the writer took such frames for vertex animation and refused them). */
+static void test_frames_without_channels(void) {
+    uint8_t h[124];
+    memset(h, 0, sizeof h);
+    memcpy(h, "INTERQUAKEMODEL", 16);
+    h[16] = 2;   /* version */
+    h[20] = 124; /* filesize */
+    h[92] = 3;   /* num_frames */
+    iq_error err;
+    iq_model *m = iq_load_memory(h, sizeof h, NULL, &err);
+    CHECK(m && m->frame_count == 3 && m->joint_count == 0, "an IQM of 3 frames and no joints loads: %s", m ? "" : err.message);
+    if (!m) return;
+    size_t size = 0;
+    uint8_t *bytes = iq_write_iqm(m, &size, &err);
+    CHECK(bytes != NULL, "written: %s", bytes ? "" : err.message);
+    iq_model *back = bytes ? iq_load_memory(bytes, size, NULL, &err) : NULL;
+    CHECK(back && back->frame_count == 3 && back->joint_count == 0, "read back with its 3 frames");
+    iq_free(back);
+    iq_free_bytes(bytes);
+    iq_free(m);
+}
+
 int main(void) {
     test_adjacency();
+    test_frames_without_channels();
     test_write_allocations(FIXTURES "anim.iqe");
     test_write_allocations("../shared/corpus/iqm/mrfixit/mrfixit.iqm");
     const char *trips[] = {CORPUS "jetpack.iqe", CORPUS "weapons/level1/vwep_view.iqe", CORPUS "missiles/rocket/rocket.iqe",
