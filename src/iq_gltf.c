@@ -66,7 +66,15 @@ static int check_scene(gw *w) {
 
 static float default_fps(const iq_model *m) { return iqi_gltf_is_md3(m) ? IQ_MD3_DEFAULT_FRAMERATE : (float)IQ_DEFAULT_FRAMERATE; }
 
+/* The slowest clip glTF can hold: key times are floats of frame / fps, so a file's framerate of,
+ * say, 1e-40 (finite and positive, so loaded) would put them past FLT_MAX. One frame per 1000 s
+ * keeps a million frames within 1e9 s. */
+#define MIN_CLIP_FRAMERATE 1e-3f
+
 static int add_clip(gw *w, const char *name, float fps, int loop) {
+    if (!(fps >= MIN_CLIP_FRAMERATE))
+        return iqi_gltf_fail(w, IQ_ERROR_LIMIT, "animation '%s' plays at %g frames per second: below %g, glTF's float key times cannot hold it",
+                             name, (double)fps, (double)MIN_CLIP_FRAMERATE);
     clip *c = &w->clips[w->n_clips];
     memset(c, 0, sizeof *c);
     c->name = iqi_gltf_dup_printf(w, "%s", name);
