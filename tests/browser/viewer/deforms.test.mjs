@@ -6,7 +6,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
-import { elementPage } from '../lib/viewer.mjs';
+import { shaderPage } from '../lib/shader-page.mjs';
 import { buildMD3, packNormal } from '../../js/lib/md3-build.mjs';
 import { buildTGA } from '../../js/lib/tga-build.mjs';
 
@@ -14,32 +14,8 @@ let browser;
 let page;
 before(async () => {
   browser = await openBrowser();
-  page = await elementPage(browser, 'iq-deforms.html', '');
+  page = await shaderPage(browser, 'iq-deforms.html');
   await page.evaluate(async () => {
-    const { init } = await import('./interquake.js');
-    window.iq = await init();
-    window.shaders = await import('./quake3/shaders.js');
-    // Loads files into a new element (attributes set first), pins the shader clock, returns the
-    // pixels, the camera's eye and the element's warnings.
-    window.shoot = async (files, time = 0, attributes = {}) => {
-      const v = document.createElement('interquake-viewer');
-      v.setAttribute('background', 'black');
-      for (const [k, a] of Object.entries(attributes)) v.setAttribute(k, a);
-      v.style.cssText = 'width:120px;height:120px;display:inline-block';
-      document.body.appendChild(v);
-      const bytes = Object.fromEntries(Object.entries(files).map(([k, a]) => [k, typeof a === 'string' ? new TextEncoder().encode(a) : new Uint8Array(a)]));
-      await v.load(bytes);
-      v._shaderTime = time;
-      v.renderFrame(0);
-      const bitmap = await createImageBitmap(await v.toBlob());
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const g = canvas.getContext('2d', { willReadFrequently: true });
-      g.drawImage(bitmap, 0, 0);
-      const { data, width, height } = g.getImageData(0, 0, bitmap.width, bitmap.height);
-      const eye = [...v._camera.matrices(1).eye];
-      v.remove();
-      return { data, width, height, eye, warnings: v.warnings };
-    };
     // The lit pixels' count, box and mean x.
     window.box = ({ data, width, height }) => {
       let n = 0; let sx = 0; let minX = width; let maxX = -1; let minY = height; let maxY = -1;

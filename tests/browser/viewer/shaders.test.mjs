@@ -5,7 +5,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
-import { elementPage } from '../lib/viewer.mjs';
+import { shaderPage } from '../lib/shader-page.mjs';
 import { buildMD3, packNormal } from '../../js/lib/md3-build.mjs';
 import { buildTGA } from '../../js/lib/tga-build.mjs';
 
@@ -13,30 +13,8 @@ let browser;
 let page;
 before(async () => {
   browser = await openBrowser();
-  page = await elementPage(browser, 'iq-shaders.html', '');
+  page = await shaderPage(browser, 'iq-shaders.html');
   await page.evaluate(async () => {
-    const { init } = await import('./interquake.js');
-    window.iq = await init();
-    window.shaders = await import('./quake3/shaders.js');
-    // Loads files into a new element, pins the shader clock at `time` and returns the picture's
-    // pixels ({ width, height, data }) and the element.
-    window.shoot = async (files, time = 0) => {
-      const v = document.createElement('interquake-viewer');
-      v.setAttribute('background', 'black');
-      v.style.cssText = 'width:120px;height:120px;display:inline-block';
-      document.body.appendChild(v);
-      const bytes = Object.fromEntries(Object.entries(files).map(([k, a]) => [k, typeof a === 'string' ? new TextEncoder().encode(a) : new Uint8Array(a)]));
-      await v.load(bytes);
-      v._shaderTime = time;
-      v.renderFrame(0);
-      const bitmap = await createImageBitmap(await v.toBlob());
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const g = canvas.getContext('2d', { willReadFrequently: true });
-      g.drawImage(bitmap, 0, 0);
-      const { data, width, height } = g.getImageData(0, 0, bitmap.width, bitmap.height);
-      v.remove();
-      return { data, width, height, missing: v.missingFiles, warnings: v.warnings };
-    };
     // Model pixels (not black), their mean colour, and the mean x (0..1 across the model's box) of
     // those matching `pick`.
     window.stats = ({ data, width, height }, pick = () => false) => {

@@ -1,0 +1,35 @@
+// A page for the shader-drawing tests (viewer/shaders.test.mjs, viewer/deforms.test.mjs): the
+// library and web/quake3/shaders.js loaded in the page (the C's expected answers), and
+// window.shoot(files, time, attributes), which loads files into a new element (attributes set
+// first), pins the shader clock at `time`, draws frame 0 and returns the pixels
+// ({ data, width, height }), the camera's eye, the missing files and the warnings.
+import { elementPage } from './viewer.mjs';
+
+export async function shaderPage(browser, name) {
+  const page = await elementPage(browser, name, '');
+  await page.evaluate(async () => {
+    const { init } = await import('./interquake.js');
+    window.iq = await init();
+    window.shaders = await import('./quake3/shaders.js');
+    window.shoot = async (files, time = 0, attributes = {}) => {
+      const v = document.createElement('interquake-viewer');
+      v.setAttribute('background', 'black');
+      for (const [k, a] of Object.entries(attributes)) v.setAttribute(k, a);
+      v.style.cssText = 'width:120px;height:120px;display:inline-block';
+      document.body.appendChild(v);
+      const bytes = Object.fromEntries(Object.entries(files).map(([k, a]) => [k, typeof a === 'string' ? new TextEncoder().encode(a) : new Uint8Array(a)]));
+      await v.load(bytes);
+      v._shaderTime = time;
+      v.renderFrame(0);
+      const bitmap = await createImageBitmap(await v.toBlob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const g = canvas.getContext('2d', { willReadFrequently: true });
+      g.drawImage(bitmap, 0, 0);
+      const { data, width, height } = g.getImageData(0, 0, bitmap.width, bitmap.height);
+      const eye = [...v._camera.matrices(1).eye];
+      v.remove();
+      return { data, width, height, eye, missing: v.missingFiles, warnings: v.warnings };
+    };
+  });
+  return page;
+}
