@@ -6,7 +6,7 @@
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { init } from '../../../web/interquake.js';
-import { mixerOf, worldPositions, partMeshes, maxDifference, shown } from '../../js/lib/gltf-three.mjs';
+import { mixerOf, worldPositions, partMeshes, maxDifference, shown, playerVertices } from '../../js/lib/gltf-three.mjs';
 
 const iq = await init();
 const corpus = async (path) => {
@@ -59,15 +59,6 @@ export async function checkModel(path, clipName, times, options = {}) {
   return out;
 }
 
-// The library's player at a moment: each part's vertices lerped between its frames (placed by pose's matrix).
-function playerVertices(player, part, p) {
-  const model = player.parts[part].model;
-  const n = model.vertexCount * 3;
-  const all = model.framePositions;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = all[p.from * n + i] * (1 - p.lerp) + all[p.to * n + i] * p.lerp;
-  return out;
-}
 
 async function loadSarge(names) {
   const files = new Map();

@@ -9,7 +9,7 @@ import validator from 'gltf-validator';
 import { inflateSync, unzlibSync } from 'fflate';
 import { init } from 'interquake';
 import { encodePNG, alphaModeOf } from '../../../web/core/gltf.js';
-import { parseGLB, mixerOf, worldPositions, partMeshes, maxDifference, shown } from '../lib/gltf-three.mjs';
+import { parseGLB, mixerOf, worldPositions, partMeshes, maxDifference, shown, playerVertices } from '../lib/gltf-three.mjs';
 import { gameFiles } from '../lib/q3-corpus.mjs';
 
 const iq = await init();
@@ -192,15 +192,6 @@ test('three.js: an MD3 animation in morph chunks matches sample(), across chunk 
   model.dispose();
 });
 
-// The library's player at a moment: each part's vertices lerped between its frames, placed by its matrix.
-function playerVertices(player, part, p) {
-  const model = player.parts[part].model;
-  const n = model.vertexCount * 3;
-  const all = model.framePositions;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = all[p.from * n + i] * (1 - p.lerp) + all[p.to * n + i] * p.lerp;
-  return out;
-}
 
 test('three.js: the sarge player (lower -> upper -> head on tags) matches player.pose, legs and torso clips at once', async () => {
   const files = gameFiles();

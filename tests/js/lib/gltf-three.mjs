@@ -101,3 +101,13 @@ export function maxDifference(threePositions, zUp, matrix = null) {
   }
   return worst;
 }
+
+// The library's player at a moment: each part's vertices lerped between its frames, placed by its matrix.
+export function playerVertices(player, part, p) {
+  const model = player.parts[part].model;
+  const n = model.vertexCount * 3;
+  const all = model.framePositions;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = all[p.from * n + i] * (1 - p.lerp) + all[p.to * n + i] * p.lerp;
+  return out;
+}
