@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one build entry point.
-#   ./build.sh            build what is missing or stale: the WASM (web/interquake.wasm) and the native test build
-#   ./build.sh wasm       the release WASM only
+#   ./build.sh            build what is missing or stale: the WASM builds (web/*.wasm) and the native test build
+#   ./build.sh wasm       the release WASM builds only
 #   ./build.sh native     native C tests and tools, with AddressSanitizer + UndefinedBehaviorSanitizer
 #   ./build.sh setup      install what the build and tests need (emscripten, chromium, npm packages)
 #   ./build.sh test       setup + build + every test (what `npm test` runs)
@@ -71,20 +71,72 @@ stale() { # stale TARGET SOURCES...: true when TARGET is missing or older than a
   return 1
 }
 
+# Five WASM files from the same C, linked from objects in build/wasm/ (the linker drops what a
+# build's exports never reach):
+#   web/interquake.wasm, interquake-baseline.wasm   everything: the library (npm, Node, the CLI)
+#   web/interquake-viewer.wasm, -viewer-baseline    the one-file element's: no writers, no shader
+#       scripts; what runs once per load is built for size (-Os), what runs every frame at -O2
+#   web/interquake-shaders.wasm                     shader scripts only, fetched by the one-file
+#       element for a model with script blocks (no SIMD build: nothing there vectorises)
+# Each comes with SIMD (autovectorised; ~1.6x faster skinning) and a baseline for engines without
+# it (Safari before 16.4); init() picks one.
+WASM_OBJ=build/wasm
+# What runs every frame in the viewer (posing, skinning, morphs, tags, the clocks): -O2 everywhere.
+FRAME_SOURCES=(src/iq_anim.c src/iq_anim_skin.c src/iq_morph.c src/iq_instance.c src/iq_tags.c src/iq_q3play.c)
+WASM_LINK=(-sSTANDALONE_WASM=1 --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2147483648
+  -sMALLOC=emmalloc -sFILESYSTEM=0 -sTOTAL_STACK=1048576)
+
+wasm_objects() { # wasm_objects DIR FLAGS... -- SOURCES...: compiles the sources into DIR when stale
+  local dir=$1; shift
+  local flags=() src
+  while [ "$1" != -- ]; do flags+=("$1"); shift; done; shift
+  mkdir -p "$dir"
+  if ! stale "$dir/.stamp" "$@" src/*.h build.sh; then return 0; fi
+  log "emcc -c ${flags[*]} (${#} files) -> $dir/"
+  rm -f "$dir"/*.o
+  local root=$PWD abs=()
+  for src in "$@"; do abs+=("$root/$src"); done
+  (cd "$dir" && emcc -c "${flags[@]}" "${CFLAGS_COMMON[@]}" -I"$root/src" -DNDEBUG "${abs[@]}")
+  touch "$dir/.stamp"
+}
+
+objects_of() { # objects_of DIR SOURCES...: their object paths
+  local dir=$1 src; shift
+  for src in "$@"; do printf '%s\n' "$dir/$(basename "$src" .c).o"; done
+}
+
+link_wasm() { # link_wasm OUT OBJECTS...
+  local out=$1; shift
+  if ! stale "$out" "$@"; then return 0; fi
+  log "emcc -> $out"
+  emcc -O2 "$@" "${WASM_LINK[@]}" -o "$out"
+}
+
 build_wasm() {
   ensure_emcc
-  # Two builds of the same C: with WASM SIMD (autovectorised; ~1.6x faster skinning, and steadier)
-  # and a baseline for engines without SIMD (Safari before 16.4). interquake.js picks one at init.
-  local variant out flags
-  for variant in simd baseline; do
-    if [ "$variant" = simd ]; then out=web/interquake.wasm; flags=(-msimd128); else out=web/interquake-baseline.wasm; flags=(); fi
-    if ! stale "$out" "${WASM_SOURCES[@]}" src/*.h build.sh; then continue; fi
-    log "emcc $(emcc --version | head -1 | sed 's/.*) //') -> $out"
-    # A standalone reactor: no Emscripten JS glue, one import (memory growth notice).
-    emcc -O2 "${flags[@]}" "${CFLAGS_COMMON[@]}" -DNDEBUG "${WASM_SOURCES[@]}" \
-      -sSTANDALONE_WASM=1 --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2147483648 \
-      -sMALLOC=emmalloc -sFILESYSTEM=0 -sTOTAL_STACK=1048576 -o "$out"
+  local cold=() src hot
+  for src in "${SOURCES[@]}"; do
+    hot=0; for f in "${FRAME_SOURCES[@]}"; do [ "$src" = "$f" ] && hot=1; done
+    [ $hot = 1 ] || cold+=("$src")
   done
+  local variant simd
+  for variant in simd baseline; do
+    simd=(); [ $variant = simd ] && simd=(-msimd128)
+    # The two object sets of a variant side by side (2 cores).
+    wasm_objects "$WASM_OBJ/$variant" -O2 "${simd[@]}" -- "${WASM_SOURCES[@]}" & local pid=$!
+    wasm_objects "$WASM_OBJ/$variant-size" -Os "${simd[@]}" -- "${cold[@]}" src/iq_wasm.c src/iq_wasm_tables.c
+    wait "$pid"
+  done
+  local suffix
+  for variant in simd baseline; do
+    suffix=; [ $variant = baseline ] && suffix=-baseline
+    mapfile -t all < <(objects_of "$WASM_OBJ/$variant" "${WASM_SOURCES[@]}")
+    link_wasm "web/interquake$suffix.wasm" "${all[@]}"
+    mapfile -t viewer < <(objects_of "$WASM_OBJ/$variant" "${FRAME_SOURCES[@]}"; objects_of "$WASM_OBJ/$variant-size" "${cold[@]}" src/iq_wasm.c src/iq_wasm_tables.c)
+    link_wasm "web/interquake-viewer$suffix.wasm" "${viewer[@]}"
+  done
+  mapfile -t shaders < <(objects_of "$WASM_OBJ/baseline" "${SOURCES[@]}" src/iq_wasm_shader.c src/iq_wasm_tables.c)
+  link_wasm web/interquake-shaders.wasm "${shaders[@]}"
 }
 
 # The viewer's built-in demo model, regenerated when its generator (or the IQM writer it uses) changes.
@@ -197,32 +249,35 @@ run_tests() {
 size_report() {
   build_wasm
   local f
-  for f in web/interquake.wasm web/interquake-baseline.wasm web/interquake.js "$@"; do
-    [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  for f in web/interquake.wasm web/interquake-baseline.wasm web/interquake-viewer.wasm web/interquake-viewer-baseline.wasm \
+      web/interquake-shaders.wasm web/interquake.js "$@"; do
+    [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   done
   # What a page embedding <interquake-viewer> downloads, each file gzipped as a server sends it:
-  # the modules as they are in web/ (the element, its renderer and UI, the JS API), or the one
-  # minified bundle; plus the WASM.
+  # the modules as they are in web/ (the element, its renderer and UI, the JS API) with
+  # interquake.wasm, or the one minified bundle with its smaller interquake-viewer.wasm.
   build_viewer_bundle
   local raw=0 gz=0
-  mapfile -t modules < <(viewer_modules)
+  mapfile -t modules < <(viewer_modules | grep -v 'interquake-lite\.js$')
   for f in "${modules[@]}" web/interquake.wasm; do
     raw=$((raw + $(wc -c < "$f"))); gz=$((gz + $(gzip -9c "$f" | wc -c)))
   done
-  printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> as modules (${#modules[@]} + wasm)" "$raw" "$gz"
+  printf '%-44s %8d bytes, %7d gzipped\n' "<interquake-viewer> as modules (${#modules[@]} + wasm)" "$raw" "$gz"
   f=web/interquake-viewer.min.js
+  local w=web/interquake-viewer.wasm
   if [ -f "$f" ]; then
-    printf '%-40s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
-    printf '%-40s %8d bytes, %7d gzipped\n' "<interquake-viewer> as bundle + wasm" \
-      "$(( $(wc -c < "$f") + $(wc -c < web/interquake.wasm) ))" "$(( $(gzip -9c "$f" | wc -c) + $(gzip -9c web/interquake.wasm | wc -c) ))"
+    printf '%-44s %8d bytes, %7d gzipped\n' "$f" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+    printf '%-44s %8d bytes, %7d gzipped\n' "<interquake-viewer> as bundle + viewer wasm" \
+      "$(( $(wc -c < "$f") + $(wc -c < "$w") ))" "$(( $(gzip -9c "$f" | wc -c) + $(gzip -9c "$w" | wc -c) ))"
   fi
   # Fetched only for a model whose surfaces name shader-script blocks.
-  for f in web/viewer/shaderdraw.js web/interquake-shaders.min.js; do
-    printf '%-40s %8d bytes, %7d gzipped\n' "+ $f (scripts only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  for f in web/viewer/shaderdraw.js web/interquake-shaders.min.js web/interquake-shaders.wasm; do
+    printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (scripts only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   done
   # Fetched only when a deflated .pk3/.zip is opened.
-  f=node_modules/fflate/umd/index.js
-  [ -f "$f" ] && printf '%-40s %8d bytes, %7d gzipped\n' "+ fflate (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  for f in web/interquake-inflate.min.js node_modules/fflate/umd/index.js; do
+    [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  done
   return 0
 }
 

@@ -1,4 +1,9 @@
-/* Everything the WebAssembly build exports, and nothing else.
+/* What the WebAssembly builds export for models: loading, handles, posing,
+ * images, Quake 3's companion files and archives. The writers' exports are in
+ * iq_wasm_write.c, the shader scripts' in iq_wasm_shader.c, the heap and the
+ * tables in iq_wasm_tables.c; build.sh links each WASM from the files it needs
+ * (interquake.wasm: all; the viewer's: no writers, no shaders; the shaders':
+ * only shaders).
  *
  * JS (web/core/wasm.js) is the one module that talks to these exports. It
  * learns every record layout, enum value, error name and constant from the
@@ -10,14 +15,7 @@
 #include "iq_wasm_internal.h"
 #include "iq_internal.h"
 #include "iq_quake3.h"
-#include "iq_gltf.h"
-#include "iq_shader.h"
 #include <stdlib.h>
-
-// -- Heap
-
-IQ_EXPORT void *iq_wasm_alloc(uint32_t size) { return malloc(size ? size : 1); }
-IQ_EXPORT void iq_wasm_free(void *p) { free(p); }
 
 // -- Handles: models and their instances
 
@@ -40,6 +38,7 @@ static iq_model *model_of(uint32_t handle) {
     slot *s = lookup(handle, SLOT_MODEL);
     return s ? s->object : NULL;
 }
+iq_model *iqi_wasm_model(uint32_t handle) { return model_of(handle); }
 static iq_instance *instance_of(uint32_t handle) {
     slot *s = lookup(handle, SLOT_INSTANCE);
     return s ? s->object : NULL;
@@ -223,66 +222,6 @@ IQ_EXPORT uint32_t iq_wasm_attach_animations(uint32_t handle, uint32_t source, i
     return (uint32_t)iq_attach_animations(m, src, err);
 }
 
-// -- Writing
-
-/* IQM v2 bytes: a heap buffer (free with iq_wasm_free) and its size in *size_out, or 0 with *err filled. */
-IQ_EXPORT uint8_t *iq_wasm_write_iqm(uint32_t handle, uint32_t *size_out, iq_error *err) {
-    iq_model *m = model_of(handle);
-    *size_out = 0;
-    if (!m) {
-        iqi_set_error(err, IQ_ERROR_DISPOSED, "the model was disposed");
-        return NULL;
-    }
-    size_t size = 0;
-    uint8_t *bytes = iq_write_iqm(m, &size, err);
-    if (bytes && size > UINT32_MAX) {
-        free(bytes);
-        iqi_set_error(err, IQ_ERROR_LIMIT, "the IQM file would not fit in 32-bit memory");
-        return NULL;
-    }
-    *size_out = (uint32_t)size;
-    return bytes;
-}
-
-/* GLB bytes of a scene JS built in the heap: a heap buffer (free with iq_wasm_free)
- * and its size in *size_out, or 0 with *err filled. Each part's `model` field
- * holds a model handle, not a pointer: it is looked up here (a disposed model
- * is an error, never a dangling pointer) on a copy of the parts. */
-IQ_EXPORT uint8_t *iq_wasm_write_glb(const iq_gltf_scene *scene, uint32_t *size_out, iq_error *err) {
-    *size_out = 0;
-    if (!scene->part_count || !scene->parts) {
-        iqi_set_error(err, IQ_ERROR_INVALID_ARGUMENT, "a glTF scene needs at least one part");
-        return NULL;
-    }
-    iq_gltf_part *parts = malloc(scene->part_count * sizeof *parts);
-    if (!parts) {
-        iqi_set_error(err, IQ_ERROR_OUT_OF_MEMORY, "out of memory for %u glTF parts", scene->part_count);
-        return NULL;
-    }
-    uint8_t *bytes = NULL;
-    for (uint32_t p = 0; p < scene->part_count; p++) {
-        parts[p] = scene->parts[p];
-        parts[p].model = model_of((uint32_t)(uintptr_t)scene->parts[p].model);
-        if (!parts[p].model) {
-            iqi_set_error(err, IQ_ERROR_DISPOSED, "part %u: the model was disposed", p);
-            goto done;
-        }
-    }
-    iq_gltf_scene copy = *scene;
-    copy.parts = parts;
-    size_t size = 0;
-    bytes = iq_write_glb(&copy, &size, err);
-    if (bytes && size > UINT32_MAX) {
-        iq_free_bytes(bytes);
-        bytes = NULL;
-        iqi_set_error(err, IQ_ERROR_LIMIT, "the GLB would not fit in 32-bit memory");
-    }
-    if (bytes) *size_out = (uint32_t)size;
-done:
-    free(parts);
-    return bytes;
-}
-
 // -- Images
 
 /* A decoded TGA (free with iq_wasm_image_free), or 0 with *err filled. */
@@ -320,38 +259,3 @@ IQ_EXPORT uint32_t iq_wasm_zip_check_local_headers(iq_zip *zip, const void *head
     return (uint32_t)iq_zip_check_local_headers(zip, headers, size, err);
 }
 IQ_EXPORT void iq_wasm_zip_free(iq_zip *zip) { iq_zip_free(zip); }
-
-// -- Quake 3 shader scripts (src/iq_shader.h)
-
-/* A parsed script (JS reads it by layout and frees it with iq_wasm_shader_free), or 0 with *err filled. */
-IQ_EXPORT iq_shader_script *iq_wasm_shader_parse(const void *text, uint32_t size, iq_error *err) {
-    return iq_shader_parse(text, size, err);
-}
-IQ_EXPORT void iq_wasm_shader_free(iq_shader_script *script) { iq_shader_free(script); }
-
-/* The index of the block a NUL-terminated name finds in a script, or -1. */
-IQ_EXPORT int32_t iq_wasm_shader_find(const iq_shader_script *script, const char *name) { return iq_shader_find(script, name); }
-
-IQ_EXPORT void iq_wasm_shader_env_default(iq_shader_env *env) { iq_shader_env_default(env); }
-
-/* A stage's colour, texture matrices and animMap frame at env->time into *out. Returns 0 or an error code. */
-IQ_EXPORT uint32_t iq_wasm_shader_stage_eval(const iq_shader_stage *stage, const iq_shader_env *env, iq_shader_stage_state *out) {
-    return (uint32_t)iq_shader_stage_eval(stage, env, out);
-}
-
-IQ_EXPORT double iq_wasm_shader_wave_value(const iq_shader_wave *wave, double time) { return iq_shader_wave_value(wave, time); }
-
-/* Per-vertex forms (arrays in the heap, n vertices): colours (rgba 4n), texture coordinates (out 2n),
- * deforms (positions and normals 3n, in place; returns the deforms left to the renderer). */
-IQ_EXPORT void iq_wasm_shader_colors(const iq_shader_stage *stage, const iq_shader_env *env, uint32_t n, const float *positions,
-                                     const float *normals, const float *vertex_colors, float *rgba) {
-    iq_shader_colors(stage, env, n, positions, normals, vertex_colors, rgba);
-}
-IQ_EXPORT void iq_wasm_shader_texcoords(const iq_shader_stage *stage, const iq_shader_env *env, uint32_t n, const float *positions,
-                                        const float *normals, const float *st, float *out) {
-    iq_shader_texcoords(stage, env, n, positions, normals, st, out);
-}
-IQ_EXPORT uint32_t iq_wasm_shader_deform(const iq_q3_shader *shader, const iq_shader_env *env, uint32_t n, float *positions,
-                                         float *normals, const float *st) {
-    return iq_shader_deform_vertices(shader, env, n, positions, normals, st);
-}

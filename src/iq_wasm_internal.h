@@ -24,4 +24,7 @@ typedef struct iq_wasm_pose_args {
     uint32_t has_blend, skin;
 } iq_wasm_pose_args;
 
+/* The model behind a handle (iq_wasm.c), or NULL when it is not live. */
+iq_model *iqi_wasm_model(uint32_t handle);
+
 #endif

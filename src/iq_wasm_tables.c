@@ -1,13 +1,20 @@
-/* The tables JS reads at init (web/core/wasm.js): the layout table (every
- * record JS reads or writes, field by field) and the constant table (enum
- * values, error and warning names, limits), so no JS file knows a number that
- * C defines. The exports that take these records are in iq_wasm.c. */
+/* What every WASM build has (interquake.wasm, the viewer's, the shaders'): the
+ * heap, and the tables JS reads at init (web/core/wasm.js): the layout table
+ * (every record JS reads or writes, field by field) and the constant table
+ * (enum values, error and warning names, limits), so no JS file knows a number
+ * that C defines. The exports that take these records are in iq_wasm*.c. */
 #include "iq_wasm_internal.h"
 #include "iq_internal.h"
 #include "iq_quake3.h"
 #include "iq_gltf.h"
 #include "iq_shader.h"
 #include <stddef.h>
+#include <stdlib.h>
+
+// -- The heap: JS allocates the memory calls read and write
+
+IQ_EXPORT void *iq_wasm_alloc(uint32_t size) { return malloc(size ? size : 1); }
+IQ_EXPORT void iq_wasm_free(void *p) { free(p); }
 
 // -- The layout table: every record JS reads or writes, field by field
 
