@@ -3,7 +3,9 @@
 //   web/interquake-inflate.min.js  fflate's Inflate, fetched on the first deflated .pk3 entry
 //   web/interquake-shaders.min.js  the shader-script drawer, fetched for models with script blocks
 // glTF export is left out of the element (a page that views models never writes them): in the
-// element, iq.writeGLB() says so with 'unsupported'; `import 'interquake'` has it.
+// element, iq.writeGLB() says so with 'unsupported'; `import 'interquake'` has it. The element's
+// library is web/interquake-lite.js, over the smaller WASM builds (interquake-viewer.wasm, and
+// interquake-shaders.wasm on demand), in place of web/interquake.js.
 import { build } from 'esbuild';
 
 const common = { bundle: true, minify: true, format: 'esm', logLevel: 'warning', legalComments: 'none' };
@@ -22,11 +24,18 @@ const withoutGltf = {
   },
 };
 
+const liteWasm = {
+  name: 'lite-wasm',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/interquake\.js$/ }, () => ({ path: new URL('../web/interquake-lite.js', import.meta.url).pathname }));
+  },
+};
+
 await Promise.all([
   // fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
   // back to interquake-inflate.min.js beside it.
   build({ ...common, entryPoints: ['web/interquake-viewer.js'], outfile: 'web/interquake-viewer.min.js',
-    external: ['fflate'], sourcemap: true, plugins: [withoutGltf] }),
+    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, liteWasm] }),
   build({ ...common, entryPoints: ['web/core/inflate.js'], outfile: 'web/interquake-inflate.min.js' }),
   // The drawer imports nothing: the element passes it the GL context and the library's calls.
   build({ ...common, entryPoints: ['web/viewer/shaderdraw.js'], outfile: 'web/interquake-shaders.min.js' }),

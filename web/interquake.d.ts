@@ -88,6 +88,16 @@ export class Interquake {
   decodeTGA(bytes: Uint8Array | ArrayBuffer | ArrayBufferView, options?: { name?: string }): DecodedImage;
   /** Which build was loaded: true SIMD, false baseline, undefined when options.wasm was given. */
   readonly simd: boolean | undefined;
+  /**
+   * Whether shader scripts can be read now: always with interquake.wasm; with the one-file
+   * element's smaller interquake-viewer.wasm, once loadShaderSupport() has resolved.
+   */
+  readonly shaderSupport: boolean;
+  /**
+   * Makes shader scripts available: resolves at once with interquake.wasm; with the smaller build,
+   * fetches and instantiates interquake-shaders.wasm (once). Rejects with wasm_unavailable.
+   */
+  loadShaderSupport(): Promise<void>;
   /** Bytes held by live models in the WASM heap. */
   readonly liveBytes: number;
   /** Current size of the WASM memory. */

@@ -1,14 +1,20 @@
 // The library object init() resolves to: loading, writing, images, and the Quake 3 entry points.
 
-import { InterquakeError, toBytes } from './wasm.js';
+import { InterquakeError, toBytes, instantiate } from './wasm.js';
 import { Model } from './model.js';
 import { openArchive } from '../quake3/archive.js';
 import { loadPlayer } from '../quake3/player.js';
 import { parseAnimationConfig, parseSkin } from '../quake3/text.js';
 
 export class Interquake {
-  constructor(wasm) {
+  /** wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when the core has no shader scripts. */
+  constructor(wasm, options = {}) {
     this._wasm = wasm;
+    // Shader scripts run in the core when it has them (interquake.wasm); the one-file element's
+    // smaller core leaves them to interquake-shaders.wasm, instantiated by loadShaderSupport().
+    this._shaders = wasm.has('iq_wasm_shader_parse') ? wasm : null;
+    this._shaderSource = options.shaders ?? null;
+    this._shadersLoading = null;
     /** Frames per second used when neither the options nor the file give a framerate (from the C). */
     this.defaultFramerate = wasm.constants.default.framerate;
     /** The clip rate MD3 models get: the file stores none (from the C). */
@@ -42,6 +48,7 @@ export class Interquake {
     }
     model._check();
     const wasm = this._wasm;
+    wasm.need('iq_wasm_write_iqm', 'writeIQM()');
     const sizePtr = wasm.scratch;
     const ptr = wasm.exports.iq_wasm_write_iqm(model._handle, sizePtr, wasm.errorPtr);
     if (!ptr) throw wasm.lastError(model.name);
@@ -58,6 +65,7 @@ export class Interquake {
    * (players); options.maxMorphTargets (1..255) per morph mesh.
    */
   async writeGLB(target, options = {}) {
+    this._wasm.need('iq_wasm_write_glb', 'writeGLB()');
     // Loaded on first use: pages that only view models never download the glTF code.
     if (target instanceof Model) {
       if (target._lib !== this) throw new InterquakeError('invalid_argument', 'writeGLB() takes a model loaded by this library');
@@ -86,6 +94,34 @@ export class Interquake {
     } finally {
       wasm.exports.iq_wasm_image_free(image);
     }
+  }
+
+  /** true when shader scripts can be parsed and evaluated now (always with interquake.wasm). */
+  get shaderSupport() { return this._shaders !== null; }
+
+  /**
+   * Makes shader scripts available: resolves at once with interquake.wasm, which has them; with the
+   * one-file element's smaller WASM, fetches and instantiates interquake-shaders.wasm (once).
+   */
+  loadShaderSupport() {
+    if (this._shaders) return Promise.resolve();
+    if (!this._shaderSource) {
+      return Promise.reject(this._wasm.fail('unsupported', 'shader scripts are not in this WASM build and no shader WASM is known'));
+    }
+    this._shadersLoading ??= instantiate(this._shaderSource).then((shaders) => {
+      shaders.need('iq_wasm_shader_parse', 'shader scripts');
+      this._shaders = shaders;
+    }).catch((err) => {
+      this._shadersLoading = null; // a later call may retry
+      throw err;
+    });
+    return this._shadersLoading;
+  }
+
+  /** The WASM shader scripts run in (web/quake3/shaders.js), or an 'unsupported' error. */
+  _shaderWasm() {
+    if (this._shaders) return this._shaders;
+    throw this._wasm.fail('unsupported', 'shader scripts are in interquake-shaders.wasm with this WASM build: await iq.loadShaderSupport() first');
   }
 
   /** Bytes held by live models in the WASM heap (for leak checks). */

@@ -97,6 +97,14 @@ export class Wasm {
     this.headPtr = this.alloc(this.sizeof('iq_playhead'));
   }
 
+  /** Whether this build exports `name` (the viewer's smaller WASM leaves out the writers and shader scripts). */
+  has(name) { return typeof this.exports[name] === 'function'; }
+
+  /** Throws 'unsupported' when this build does not export `name`; `what` names the feature for the message. */
+  need(name, what) {
+    if (!this.has(name)) throw this.fail('unsupported', `${what} is not in this WASM build (the one-file element's smaller build leaves it out): import 'interquake' for it`);
+  }
+
   get heap() { return this.exports.memory.buffer; }
   get bytes() { return new Uint8Array(this.exports.memory.buffer); }
   view() { return new DataView(this.exports.memory.buffer); }

@@ -56,7 +56,7 @@ function plainShader(wasm, raw) {
  * an InterquakeError (line and column) for what cannot be read; unknown keywords are notes.
  */
 export function parseShaderScript(lib, input, options = {}) {
-  const wasm = lib._wasm;
+  const wasm = lib._shaderWasm();
   const e = wasm.exports;
   const file = options.name;
   const names = wasm.names;
@@ -136,8 +136,13 @@ export function shaderLookup(lib, scripts, resolveImage, warnings) {
     find(name) {
       if (set === undefined) {
         const files = scripts();
-        set = files.length ? parseShaders(lib, files) : null;
-        for (const e of set?.errors ?? []) warnings.push({ code: e.error.code, message: e.error.message, file: e.file });
+        if (files.length && !lib.shaderSupport) { // the smaller WASM before interquake-shaders.wasm is loaded
+          set = null;
+          warnings.push({ code: 'unsupported', message: `${files.length} shader script(s) not read: this WASM build needs interquake-shaders.wasm for them (iq.loadShaderSupport())` });
+        } else {
+          set = files.length ? parseShaders(lib, files) : null;
+          for (const e of set?.errors ?? []) warnings.push({ code: e.error.code, message: e.error.message, file: e.file });
+        }
       }
       return set ? set.find(name) : null;
     },
@@ -157,7 +162,7 @@ export function shaderLookup(lib, scripts, resolveImage, warnings) {
 
 /** Quake 3's lighting and colours for an entity without a world (iq_shader_env_default), with overrides. */
 export function shaderEnv(lib, overrides = {}) {
-  const wasm = lib._wasm;
+  const wasm = lib._shaderWasm();
   return wasm.withRecord('iq_shader_env', null, (ptr) => {
     wasm.exports.iq_wasm_shader_env_default(ptr);
     return { ...wasm.read('iq_shader_env', ptr), ...overrides };
@@ -169,7 +174,7 @@ export function shaderEnv(lib, overrides = {}) {
  * (column-major 2x3 texture matrices, turb between them), turbCount, turbPhase, turbAmplitude, frame }.
  */
 export function evaluateStage(lib, stage, env) {
-  const wasm = lib._wasm;
+  const wasm = lib._shaderWasm();
   return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
     wasm.withRecord('iq_shader_env', env, (envPtr) =>
       wasm.withRecord('iq_shader_stage_state', null, (out) => {
@@ -182,7 +187,7 @@ export function evaluateStage(lib, stage, env) {
 
 /** The value of a wave ({ func: 'sin', base, amplitude, phase, frequency }) at time seconds. */
 export function waveValue(lib, w, time) {
-  const wasm = lib._wasm;
+  const wasm = lib._shaderWasm();
   const func = wasm.constants.shader_wave[w.func] ?? w.func;
   return wasm.withRecord('iq_shader_wave', { ...w, func }, (ptr) => wasm.exports.iq_wasm_shader_wave_value(ptr, time));
 }
@@ -212,7 +217,7 @@ function vertexCount(positions, what) {
  * (autosprite, autosprite2, and the ones never evaluated).
  */
 export function deformVertices(lib, shader, env, positions, normals, texcoords = null) {
-  const wasm = lib._wasm;
+  const wasm = lib._shaderWasm();
   const n = vertexCount(positions, 'deformVertices()');
   if (!(normals instanceof Float32Array) || normals.length !== 3 * n) throw new TypeError('deformVertices(): normals must match positions');
   if (texcoords && texcoords.length !== 2 * n) throw new TypeError('deformVertices(): texcoords must have 2 per vertex');
@@ -231,7 +236,7 @@ export function deformVertices(lib, shader, env, positions, normals, texcoords =
  * positions and normals (3 per vertex) and the vertex colours (RGBA 0..1, or null: white).
  */
 export function stageColors(lib, stage, env, positions, normals, colors = null) {
-  const wasm = lib._wasm;
+  const wasm = lib._shaderWasm();
   const n = vertexCount(positions, 'stageColors()');
   return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
     wasm.withRecord('iq_shader_env', env, (envPtr) =>
@@ -243,7 +248,7 @@ export function stageColors(lib, stage, env, positions, normals, colors = null) 
 
 /** A stage's texture coordinates per vertex at env (iq_shader_texcoords: tcGen, then the whole tcMod chain), 2 per vertex. */
 export function stageTexcoords(lib, stage, env, positions, normals, texcoords) {
-  const wasm = lib._wasm;
+  const wasm = lib._shaderWasm();
   const n = vertexCount(positions, 'stageTexcoords()');
   return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
     wasm.withRecord('iq_shader_env', env, (envPtr) =>

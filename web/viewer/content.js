@@ -96,7 +96,8 @@ async function buildPlayer(iq, input, options) {
   const folder = input.player.replace(/\/$/, '');
   const skin = options.skin || 'default';
   const weapon = options.weapon || undefined;
-  const weaponWarnings = [];
+  const loadWarnings = [];
+  await shaderSupport(iq, source instanceof Map ? [...source.keys()] : source.files, loadWarnings);
   let player;
   const load = (opts) => iq.loadPlayer(source, { player: folder || undefined, lod: options.lod, team: options.team ?? null, ...opts });
   try {
@@ -105,7 +106,7 @@ async function buildPlayer(iq, input, options) {
     if (err.code === 'invalid_argument' && /skin/.test(err.message)) player = load({ weapon });
     else if (weapon && (err.code === 'missing_file' || err.code === 'unknown_format') && err.file !== undefined && /weapon/.test(err.message + err.file)) {
       // A weapon that is not there leaves the player's hands empty, with a warning.
-      weaponWarnings.push({ code: err.code, message: err.message, file: err.file });
+      loadWarnings.push({ code: err.code, message: err.message, file: err.file });
       player = load({ skin });
     } else throw err;
   }
@@ -113,7 +114,7 @@ async function buildPlayer(iq, input, options) {
     const content = {
       format: 'md3', name: folder.split('/').pop() || 'player', player, choices: input.models ?? [folder], playerSource: source, playerFolder: folder,
       models: [], parts: [], animations: [], skins: [...player.skins], lods: [...player.lods], tags: [],
-      missingFiles: uniquePaths(player.missingFiles), warnings: [...player.warnings, ...weaponWarnings], skin: player.skin ?? skin,
+      missingFiles: uniquePaths(player.missingFiles), warnings: [...player.warnings, ...loadWarnings], skin: player.skin ?? skin,
       weapons: (player.weapons ?? []).map((w) => w.name), weapon: player.weapon ? weapon : null,
     };
     for (const [name, part] of Object.entries(player.parts)) {
@@ -192,11 +193,26 @@ function imagesOf(part) {
   return [...new Set(list)];
 }
 
+const SCRIPT_PATH = /(^|\/)scripts\/[^/]+\.shader$/i;
+
+// Whether shader scripts can be read, when some of `paths` are scripts. The one-file element's
+// smaller WASM runs them in interquake-shaders.wasm, fetched here the first time; if that fails the
+// surfaces are drawn plain (their images), with a warning.
+async function shaderSupport(iq, paths, warnings) {
+  if (iq.shaderSupport || !paths.some((p) => SCRIPT_PATH.test(p))) return iq.shaderSupport;
+  try {
+    await iq.loadShaderSupport();
+  } catch (err) {
+    warnings.push({ code: 'unavailable', message: `shader scripts are drawn plain: ${err.message}` });
+  }
+  return iq.shaderSupport;
+}
+
 // scripts/*.shader among the files beside a single model (a dropped folder, a .pk3), parsed; null
 // when there are none. A script that cannot be read is a warning.
 async function scriptsBeside(iq, files, warnings) {
-  const paths = (files?.list?.() ?? []).filter((p) => /(^|\/)scripts\/[^/]+\.shader$/i.test(p));
-  if (!paths.length) return null;
+  const paths = (files?.list?.() ?? []).filter((p) => SCRIPT_PATH.test(p));
+  if (!paths.length || !await shaderSupport(iq, paths, warnings)) return null;
   const list = [];
   for (const path of paths) {
     const entry = files.entries.get(path);
