@@ -27,7 +27,8 @@ for (const [name, entry] of Object.entries({ main, embedded })) {
 }
 out.sameLibrary = (await main.init()) === (await embedded.init());
 // Files the exports map names (resolved, not imported: they are for pages and bundlers)
-out.files = ['interquake/interquake.wasm', 'interquake/interquake-baseline.wasm', 'interquake/viewer.min.js',
+out.files = ['interquake/interquake.wasm', 'interquake/interquake-baseline.wasm', 'interquake/interquake-viewer.wasm',
+  'interquake/interquake-viewer-baseline.wasm', 'interquake/interquake-shaders.wasm', 'interquake/viewer.min.js',
   'interquake/interquake-viewer.min.js', 'interquake/embed.html'].map((s) => import.meta.resolve(s).replace(/^.*node_modules\\//, ''));
 console.log(JSON.stringify(out));
 `;
@@ -83,7 +84,8 @@ test('ESM: interquake (the node condition: the WASM read from disk) and interqua
   }
   assert.deepEqual(out.main.exports, out.embedded.exports, 'the two entries export the same names');
   assert.equal(out.sameLibrary, true, 'one library per process, whichever entry asks');
-  assert.deepEqual(out.files, ['interquake/web/interquake.wasm', 'interquake/web/interquake-baseline.wasm', 'interquake/web/interquake-viewer.min.js',
+  assert.deepEqual(out.files, ['interquake/web/interquake.wasm', 'interquake/web/interquake-baseline.wasm', 'interquake/web/interquake-viewer.wasm',
+    'interquake/web/interquake-viewer-baseline.wasm', 'interquake/web/interquake-shaders.wasm', 'interquake/web/interquake-viewer.min.js',
     'interquake/web/interquake-viewer.min.js', 'interquake/web/embed.html']);
 });
 

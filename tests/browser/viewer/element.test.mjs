@@ -2,6 +2,8 @@
 // pixels (taken through the element's toBlob() after the deterministic renderFrame() hook).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { openBrowser } from '../lib/browser.mjs';
 import { elementPage, installPixelTools, testPage, waitLoaded } from '../lib/viewer.mjs';
 
@@ -300,10 +302,10 @@ test('embed.html takes the options as hash parameters and answers postMessage ca
   await page.close();
 });
 
-test('the one-file bundle (interquake-viewer.min.js) is all the JS a page needs', { timeout: 120000 }, async () => {
+test('the one-file bundle: a plain IQM page downloads its JS and the smaller WASM, at most 128 KB gzip', { timeout: 120000 }, async () => {
   const page = await browser.newPage();
-  const scripts = [];
-  page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname); });
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
   const url = `${browser.base}iq-bundle.html`;
   await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><html><head>
     <link rel="icon" href="data:,"><script type="module" src="interquake-viewer.min.js"></script></head><body>
@@ -311,13 +313,19 @@ test('the one-file bundle (interquake-viewer.min.js) is all the JS a page needs'
   await page.goto(url);
   await waitLoaded(page);
   await installPixelTools(page);
-  const pixels = await page.evaluate(async () => {
+  const r = await page.evaluate(async () => {
     const v = document.querySelector('interquake-viewer');
     v.renderFrame(0);
-    return (await iqPixels(v)).count;
+    return { pixels: (await iqPixels(v)).count };
   });
-  assert.ok(pixels > 160 * 160 * 0.03, `the bundle draws the demo (${pixels} pixels)`);
-  assert.deepEqual(scripts, ['/interquake-viewer.min.js']);
+  assert.ok(r.pixels > 160 * 160 * 0.03, `the bundle draws the demo (${r.pixels} pixels)`);
+  const code = fetched.filter((path) => /\.(js|wasm)$/.test(path));
+  assert.deepEqual(code, ['/interquake-viewer.min.js', '/interquake-viewer.wasm'], 'no writer, no shader WASM, no drawer for a plain model');
+  // As a page downloads it: each file gzip -9 (the figure README gives, from `bash build.sh size`).
+  const sizes = await Promise.all(code.map(async (path) => gzipSync(await readFile(new URL(`../../../web${path}`, import.meta.url)), { level: 9 }).length));
+  const total = sizes.reduce((a, b) => a + b, 0);
+  console.log(`# one-file element + viewer WASM: ${sizes.join(' + ')} = ${total} bytes gzip`);
+  assert.ok(total <= 128000, `a plain IQM page downloads ${total} bytes gzip (budget 128 KB)`);
   assert.deepEqual(browser.errors, []);
   await page.close();
 });

@@ -165,10 +165,10 @@ test('translucent surfaces are drawn in the order of their sort values, not the 
   assert.deepEqual(browser.errors, []);
 });
 
-test('the one-file bundle fetches interquake-shaders.min.js only for a model with script blocks', { timeout: 120000 }, async () => {
+test('the one-file bundle fetches the shader drawer and interquake-shaders.wasm only for a model with script blocks', { timeout: 120000 }, async () => {
   const p = await browser.newPage();
-  const scripts = [];
-  p.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname); });
+  const code = [];
+  p.on('request', (request) => { if (/\.(js|wasm)$/.test(request.url())) code.push(new URL(request.url()).pathname); });
   const url = `${browser.base}iq-shaders-bundle.html`;
   await p.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><html><head>
     <link rel="icon" href="data:,"><script type="module" src="interquake-viewer.min.js"></script></head><body>
@@ -188,12 +188,12 @@ test('the one-file bundle fetches interquake-shaders.min.js only for a model wit
       return [d[0], d[1], d[2]];
     };
     await v.load(bytes(plain));
-    const before = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((n) => n.endsWith('.js'));
+    const before = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((n) => /\.(js|wasm)$/.test(n));
     await v.load(bytes(scripted));
     return { before, centre: await read() };
   }, [files({}), files({ 'scripts/t.shader': 'models/t/q\n{\n { map $whiteimage\n rgbGen const ( 0 1 0 )\n }\n}\n' })]);
-  assert.deepEqual(r.before, ['/interquake-viewer.min.js'], 'a plain model fetches no drawer');
-  assert.deepEqual(scripts, ['/interquake-viewer.min.js', '/interquake-shaders.min.js']);
+  assert.deepEqual(r.before, ['/interquake-viewer.min.js', '/interquake-viewer.wasm'], 'a plain model fetches no drawer and no shader WASM');
+  assert.deepEqual(code, ['/interquake-viewer.min.js', '/interquake-viewer.wasm', '/interquake-shaders.wasm', '/interquake-shaders.min.js']);
   assert.ok(r.centre[1] > 240 && r.centre[0] < 10 && r.centre[2] < 10, `the bundled drawer draws the stage (${r.centre})`);
   assert.deepEqual(browser.errors, []);
   await p.close();
