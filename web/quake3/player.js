@@ -157,7 +157,7 @@ export function loadPlayer(lib, files, options = {}) {
   // The head model: options.head (a player or heads/ name, '*' for heads/ only) or the player's
   // own; cgame's hmodel. Where cgame looks, then (a viewer's last resort, with a warning) the
   // characters/ folder, where cgame never looks for a head.
-  const head = options.head !== undefined && options.head !== null ? String(options.head) : name;
+  const head = options.head !== undefined && options.head !== null && String(options.head) !== '' ? String(options.head) : name; // '' as cgame: the body's
   const headPlaces = headFolders(root, head);
   const cgameHeadDirs = headPlaces.map((h) => h.dir);
   if (head && !head.startsWith('*')) headPlaces.push({ dir: `${root}characters/${head}`, stem: `${root}characters/${head}/head`, outside: true });

@@ -3,6 +3,11 @@
 // CG_FindClientHeadFile; cg_weapons.c: CG_RegisterWeapon), and where the renderer looks for a
 // texture. Pure path lists: player.js asks its file source which exist.
 //
+// A player's body is read from models/players/<name>/ then models/players/characters/<name>/
+// (archive.js's playerFolders), its head from models/players/<head>/ then heads/<head>/, and a
+// skin that lacks a part falls back as CG_RegisterClientModelname and CG_LoadClientInfo do
+// (skinAttempts; player.js settles which file each part uses).
+//
 // A skin name may carry a team folder, as cgame's team name does ("cyborgs/red": the files
 // <folder>/cyborgs/lower_red.skin, ...). OpenArena's missionpack ships such folders
 // (models/players/kyonshi/cyborgs/) and heads apart from their bodies (models/players/heads/kyonshi/).

@@ -237,3 +237,10 @@ test('no skin with all three parts (cgame gives up on the model there): each par
   assert.deepEqual(repaired(player), [`no skin 'red' (available: none); each part uses the first skin file found: lower none (its MD3 shader names), upper none (its MD3 shader names), head none (its MD3 shader names)`]);
   player.dispose();
 });
+
+test("an empty head name is the body's own head, as cgame reads an empty headmodel", () => {
+  const set = fileSet({ 'built/lower.md3': 1, 'built/upper.md3': 2, 'heads/built/built.md3': 4 });
+  const player = iq.loadPlayer(set, { head: '' });
+  assert.equal(player.parts.head.path, `${P}/heads/built/built.md3`);
+  player.dispose();
+});
