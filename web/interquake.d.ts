@@ -422,7 +422,10 @@ export interface ArchiveOptions {
 }
 
 export interface ArchivePlayer {
-  /** The player's folder, e.g. 'models/players/sarge'. */
+  /**
+   * The player's folder, e.g. 'models/players/sarge'. models/players/<name>/ and
+   * models/players/characters/<name>/ are one player, listed at the first when it holds a part.
+   */
   path: string;
   name: string;
   /** Skin names found: default, red, blue first, then the others alphabetically. */
@@ -467,13 +470,13 @@ export interface Archive {
 }
 
 export interface PlayerOptions {
-  /** The player's folder when files hold several (default: the first found). */
+  /** The player's folder when files hold several (default: the first found); models/players/characters/<name> and models/players/<name> name the same player. */
   player?: string;
   /** Skin name; default 'default'. '<team folder>/<skin>' for team folders ('cyborgs/red'). null: no skin, the MD3 shader names. Unknown names fall back with a warning. */
   skin?: string | null;
   /** cgame's team game: <part>_<skin>_<team>.skin, then <part>_<team>.skin, then the default skin. Default null. */
   team?: 'red' | 'blue' | null;
-  /** The head model's name (cgame's headmodel): models/players/<head>/head.md3, else models/players/heads/<head>/<head>.md3. Default: the player's. */
+  /** The head model's name (cgame's headmodel): models/players/<head>/head.md3, else models/players/heads/<head>/<head>.md3; '*<head>': heads/ only. Default: the player's. */
   head?: string;
   /** 0 (default), 1 or 2: lower_N.md3 etc.; a missing LOD part falls back to LOD 0 with a warning. */
   lod?: number;
@@ -586,6 +589,7 @@ export interface Player {
   name: string;
   lod: number;
   lods: number[];
+  /** The skin in use: the one asked, or what cgame's fallbacks settled on (a 'repaired' warning says which). */
   skin: string | null;
   /** Skin names: '<skin>' for <part>_<skin>.skin in the folder, '<team folder>/<skin>' for team folders. */
   skins: string[];
@@ -608,9 +612,13 @@ export interface Player {
   missingFiles: string[];
   warnings: Warning[];
   animation(name: string): Q3Animation | undefined;
-  /** Surfaces for any skin; options.team defaults to the player's. */
-  resolveSkin(skin: string | null, options?: { team?: 'red' | 'blue' | null }): { skin: string | null; team: 'red' | 'blue' | null;
-    files: Partial<Record<'lower' | 'upper' | 'head', string | null>>; surfaces: Record<PlayerPartName, PlayerSurface[]>; missingFiles: string[] };
+  /**
+   * Surfaces for any skin, with cgame's fallbacks; options.team defaults to the player's. `skin`: the
+   * one asked; `used`: the skin in use; `warnings`: the fallback taken, if any (not added to player.warnings).
+   */
+  resolveSkin(skin: string | null, options?: { team?: 'red' | 'blue' | null }): { skin: string | null; used: string | null;
+    team: 'red' | 'blue' | null; files: Partial<Record<'lower' | 'upper' | 'head', string | null>>;
+    surfaces: Record<PlayerPartName, PlayerSurface[]>; missingFiles: string[]; warnings: Warning[] };
   readFile(path: string, use?: ArchiveUse): Uint8Array | null;
   /** The caps by use this player's files were read with. */
   readonly limits: Record<ArchiveUse, UseLimit>;

@@ -396,20 +396,50 @@ export function sortSkins(names) {
   return [...new Set(names)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Players among paths: { path, name, skins, lods } for each folder with lower and upper models. */
+/**
+ * Where a player's files are, from its folder: cgame's model name is the folder's last name, and
+ * it reads models/players/<name>/ then models/players/characters/<name>/ (the MISSIONPACK
+ * folder; CG_RegisterClientModelname, CG_FindClientModelFile). A folder inside characters/ is the
+ * same model. Returns { name, root (the players folder, '' or ending in '/'), body: [folders] }.
+ * A file set keyed relative to the player (folder '') has one folder and no name.
+ */
+export function playerFolders(folder) {
+  const f = normalizePath(folder).replace(/\/$/, '');
+  if (!f) return { name: '', root: '', body: [''] };
+  const slash = f.lastIndexOf('/');
+  const name = f.slice(slash + 1);
+  let root = slash < 0 ? '' : f.slice(0, slash + 1);
+  if (/(^|\/)characters\/$/i.test(root)) root = root.slice(0, root.length - 'characters/'.length);
+  return { name, root, body: [`${root}${name}`, `${root}characters/${name}`] };
+}
+
+/** A key for a player whichever of its two folders names it (lower-cased, as the game matches paths). */
+export function playerKey(folder) {
+  const { root, name } = playerFolders(folder);
+  return `${root}${name}`.toLowerCase();
+}
+
+/**
+ * Players among paths: { path, name, skins, lods } for each folder with lower and upper models.
+ * models/players/<name>/ and models/players/characters/<name>/ are one player, as cgame reads
+ * each file from the first and then the second: listed once, at the first when it holds a part.
+ */
 export function findPlayers(paths) {
-  const folders = new Map();
+  const players = new Map();
   for (const path of paths) {
     const slash = path.lastIndexOf('/');
     const folder = slash < 0 ? '' : path.slice(0, slash);
     const base = path.slice(slash + 1);
-    const key = folder.toLowerCase();
-    let info = folders.get(key);
     const part = PLAYER_PART.exec(base);
     const skin = PLAYER_SKIN.exec(base);
     if (!part && !skin) continue;
-    if (!info) folders.set(key, (info = { path: folder, parts: new Map(), skins: [] }));
+    const key = playerKey(folder);
+    let info = players.get(key);
+    if (!info) players.set(key, (info = { path: null, characters: null, parts: new Map(), skins: [] }));
+    const inCharacters = folder.toLowerCase() !== key;
     if (part) {
+      if (inCharacters) info.characters ??= folder;
+      else info.path ??= folder;
       const lod = part[2] ? Number(part[2]) : 0;
       if (!info.parts.has(lod)) info.parts.set(lod, new Set());
       info.parts.get(lod).add(part[1].toLowerCase());
@@ -417,21 +447,22 @@ export function findPlayers(paths) {
       info.skins.push(skin[2].toLowerCase());
     }
   }
-  const players = [];
-  for (const info of folders.values()) {
+  const list = [];
+  for (const info of players.values()) {
     // lower and upper in some LOD each (a part shipped only as upper_1.md3 still makes a player)
     const any = new Set([...info.parts.values()].flatMap((parts) => [...parts]));
     if (!any.has('lower') || !any.has('upper')) continue;
     const lods = [...info.parts.keys()].filter((lod) => info.parts.get(lod).size === 3 || lod === 0).sort((a, b) => a - b);
     if (!lods.length) lods.push(0);
-    players.push({
-      path: info.path,
-      name: info.path.slice(info.path.lastIndexOf('/') + 1),
+    const path = info.path ?? info.characters;
+    list.push({
+      path,
+      name: path.slice(path.lastIndexOf('/') + 1),
       skins: sortSkins(info.skins),
       lods,
     });
   }
-  return players.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 if (disposeSymbol) Archive.prototype[disposeSymbol] = function dispose() { this.dispose(); };

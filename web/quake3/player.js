@@ -4,12 +4,12 @@
 // cgame's CG_RunLerpFrame does (docs/formats.md section 2).
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
-import { Archive, checkUse, findPlayers, normalizePath, pathKey, sortSkins, useLimits } from './archive.js';
+import { Archive, checkUse, findPlayers, normalizePath, pathKey, playerFolders, playerKey, sortSkins, useLimits } from './archive.js';
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
 import { shaderLookup } from './shaders.js';
 import { IDENTITY, multiply } from '../core/mat4.js';
-import { TEAMS, findTeamSkins, findWeapons, headModelStems, headsFolder, skinCandidates, textureCandidates, weaponFiles } from './resolve.js';
+import { TEAMS, findTeamSkins, findWeapons, headFolders, skinAttempts, skinCandidates, splitSkin, textureCandidates, weaponFiles } from './resolve.js';
 
 export { weaponFiles };
 
@@ -61,7 +61,8 @@ function fileSource(files, player, overrides) {
   if (player !== undefined) folder = normalizePath(player).replace(/\/$/, '');
   else if (players.length) folder = players[0].path;
   else throw new InterquakeError('missing_file', 'no Quake 3 player here: no folder holds lower.md3 and upper.md3');
-  const info = players.find((p) => p.path.toLowerCase() === folder.toLowerCase()) || { path: folder, skins: [], lods: [0] };
+  // models/players/<name> and models/players/characters/<name> name the same player
+  const info = players.find((p) => playerKey(p.path) === playerKey(folder)) || { path: folder, skins: [], lods: [0] };
   const prefix = folder ? `${folder}/` : '';
   // A game path, or one relative to the player's folder.
   const find = (path) => {
@@ -150,14 +151,24 @@ export function loadPlayer(lib, files, options = {}) {
   }
 
   const lod = options.lod || 0;
-  const name = folder.slice(folder.lastIndexOf('/') + 1);
-  // The head model: options.head (a player or heads/ name) or the player's own; cgame's hmodel.
-  const head = options.head !== undefined && options.head !== null ? String(options.head) : name;
+  // cgame's model name and its two folders: models/players/<name>/, models/players/characters/<name>/
+  const { name, root, body } = playerFolders(folder);
+  const inFolder = (dir, file) => `${dir ? `${dir}/` : ''}${file}`;
+  // The head model: options.head (a player or heads/ name, '*' for heads/ only) or the player's
+  // own; cgame's hmodel. Where cgame looks, then (a viewer's last resort, with a warning) the
+  // characters/ folder, where cgame never looks for a head.
+  const head = options.head !== undefined && options.head !== null && String(options.head) !== '' ? String(options.head) : name; // '' as cgame: the body's
+  const headPlaces = headFolders(root, head);
+  const cgameHeadDirs = headPlaces.map((h) => h.dir);
+  if (head && !head.startsWith('*')) headPlaces.push({ dir: `${root}characters/${head}`, stem: `${root}characters/${head}/head`, outside: true });
   const team = options.team ?? null;
   if (team !== null && !TEAMS.includes(team)) {
     throw new InterquakeError('invalid_argument', `team must be 'red', 'blue' or null, got ${JSON.stringify(team)}`);
   }
   const parts = {};
+  // Where the head's skins are looked for: the head's folders (CG_FindClientHeadFile), and the
+  // characters/ folder when the head model came from there.
+  const headDirs = [...cgameHeadDirs];
   let weaponHand = null;
   const loaded = [];
   try {
@@ -166,8 +177,9 @@ export function loadPlayer(lib, files, options = {}) {
       // The LOD asked for, then LOD 0, then any other LOD the part exists in (a player shipped
       // with upper_1.md3 only is still a player). The head: its player folder, then heads/.
       const levels = [...new Set([lod, 0, 1, 2, 3, 4])];
-      const stems = part === 'head' ? headModelStems(folder, name, head) : [part];
-      for (const stem of stems) {
+      const places = part === 'head' ? headPlaces : body.map((dir) => ({ dir, stem: inFolder(dir, part) }));
+      let place = null;
+      for (const { stem, ...at } of places) {
         for (const level of levels) {
           const suffix = level ? `_${level}` : '';
           file = readModel(`${stem}${suffix}.md3`) || readModel(`${stem}${suffix}.iqm`);
@@ -179,9 +191,19 @@ export function loadPlayer(lib, files, options = {}) {
             break;
           }
         }
-        if (file) break;
+        if (file) {
+          place = at;
+          break;
+        }
       }
-      if (!file) throw new InterquakeError('missing_file', `${where(`${part}.md3`)} is missing`, { file: where(`${part}.md3`) });
+      if (!file) {
+        const looked = places.map((at) => `${at.stem}.md3`).filter((p) => p !== where(`${part}.md3`));
+        throw new InterquakeError('missing_file', `${where(`${part}.md3`)} is missing${looked.length ? ` (also looked for ${looked.join(', ')})` : ''}`, { file: where(`${part}.md3`) });
+      }
+      if (place.outside) {
+        warnings.push({ code: 'repaired', message: `${file.path}: cgame looks for the head and its skins only in ${cgameHeadDirs.map((d) => `${d}/`).join(' and ')}; loaded from the characters folder` });
+        headDirs.push(place.dir);
+      }
       const model = lib.load(file.bytes, { name: file.path });
       loaded.push(model);
       parts[part] = { path: file.path, model };
@@ -223,7 +245,7 @@ export function loadPlayer(lib, files, options = {}) {
 
   // animation.cfg
   let config = null;
-  const cfgFile = find('animation.cfg');
+  const cfgFile = body.map((dir) => find(inFolder(dir, 'animation.cfg'))).find(Boolean);
   if (cfgFile) {
     try {
       config = parseAnimationConfig(lib, read(cfgFile.path, 'animation').bytes, { name: cfgFile.path });
@@ -270,24 +292,57 @@ export function loadPlayer(lib, files, options = {}) {
   }
 
   // Skins
-  // Where each part's .skin is, as cgame looks (web/quake3/resolve.js): the body's folder for
-  // lower and upper, the head model's folder then heads/<head>/ for the head.
-  const headDirs = headModelStems(folder, name, head).map((stem) => stem.slice(0, Math.max(stem.lastIndexOf('/'), 0)));
-  const skinDirs = { lower: [folder], upper: [folder], head: headDirs };
-  const teamSkins = findTeamSkins(source.paths, [folder, headsFolder(folder, head)]);
+  // Where each part's .skin is, as cgame looks (web/quake3/resolve.js): the body's folders for
+  // lower and upper, the head's folders for the head.
+  const skinDirs = { lower: body, upper: body, head: headDirs };
+  const teamSkins = findTeamSkins(source.paths, [...body, ...headDirs]);
   const skinNames = sortSkins([...(info.skins || []), ...teamSkins.skins]);
-  const skinPaths = (skin, forTeam) => {
-    const out = { files: {}, wanted: {} };
-    for (const part of PARTS) {
-      const { candidates, fallback, wanted } = skinCandidates(part, skin, forTeam, skinDirs[part]);
-      const hit = candidates.map((c) => find(c)).find(Boolean);
-      const last = hit ? null : find(fallback);
-      out.files[part] = hit ? { path: hit.path, fallback: false } : last ? { path: last.path, fallback: true } : null;
-      out.wanted[part] = wanted;
+  const firstFile = (part, skin, forTeam) => {
+    for (const c of skinCandidates(part, skin, forTeam, skinDirs[part]).candidates) {
+      const f = find(c);
+      if (f) return f.path;
     }
-    return out;
+    return null;
   };
-  const skinExists = (skin, forTeam) => Object.values(skinPaths(skin, forTeam).files).some((f) => f && !f.fallback);
+  // The .skin each part uses for `skin` on `forTeam`, as cgame settles it: the first of
+  // skinAttempts() with a file for all three parts (CG_RegisterClientSkin needs all three). When
+  // none has one (cgame would load its default model there), each part takes the first file found
+  // in that order, then the default skin without team colour, else none (its MD3 shader names).
+  const skinPaths = (skin, forTeam) => {
+    const tries = skinAttempts(skin, forTeam).map((s) => ({ skin: s, team: forTeam }));
+    for (const t of tries) t.files = Object.fromEntries(PARTS.map((part) => [part, firstFile(part, t.skin, forTeam)]));
+    const asked = tries[0];
+    const wanted = Object.fromEntries(PARTS.map((part) => [part, skinCandidates(part, skin, forTeam, skinDirs[part]).wanted]));
+    const lacking = PARTS.filter((part) => !asked.files[part]);
+    const complete = tries.find((t) => PARTS.every((part) => t.files[part]));
+    if (complete) return { files: complete.files, wanted, lacking, used: complete.skin, complete: true, step: tries.indexOf(complete) };
+    if (forTeam) tries.push({ skin: 'default', team: null, files: Object.fromEntries(PARTS.map((part) => [part, firstFile(part, 'default', null)])) });
+    const files = {};
+    const from = new Set();
+    for (const part of PARTS) {
+      const t = tries.find((x) => x.files[part]);
+      files[part] = t ? t.files[part] : null;
+      if (t) from.add(t);
+    }
+    // The name a picker shows: the first skin that gave any part its file.
+    const used = tries.find((t) => from.has(t))?.skin ?? null;
+    return { files, wanted, lacking, used, complete: false };
+  };
+  // A warning naming the skin asked and what is used instead (none when the skin is complete).
+  const skinWarning = (skin, forTeam, found) => {
+    if (!found.lacking.length && found.complete && found.step === 0) return null;
+    const asked = `skin '${skin}'${forTeam ? ` for the ${forTeam} team` : ''}`;
+    const none = found.lacking.length === PARTS.length;
+    let what = none ? `no ${asked} (available: ${skinNames.join(', ') || 'none'})` : `${asked}: no ${found.lacking.map((part) => found.wanted[part]).join(', ')}`;
+    if (found.complete) {
+      const { teamFolder } = splitSkin(found.used);
+      const why = teamFolder ? ` (cgame's default ${forTeam === 'blue' ? 'blue' : 'red'} team folder)` : none ? '' : ' for every part (cgame uses a skin only when all three parts have one)';
+      return `${what}; using '${found.used}'${why}`;
+    }
+    const each = PARTS.map((part) => `${part} ${found.files[part] ?? 'none (its MD3 shader names)'}`).join(', ');
+    what += none ? '' : ', and no skin has all three parts';
+    return `${what}; each part uses the first skin file found: ${each}`;
+  };
   const parsedSkins = new Map(); // .skin path -> parsed, or null when unreadable
   const parseSkinFile = (path) => {
     if (parsedSkins.has(path)) return parsedSkins.get(path);
@@ -323,17 +378,18 @@ export function loadPlayer(lib, files, options = {}) {
   const scriptBlocks = shaderLookup(lib, () => source.scripts(), resolveTexture, warnings);
 
   const resolveSkin = (skin, { team: forTeam = team } = {}) => {
-    const found = skin ? skinPaths(skin, forTeam) : { files: {}, wanted: {} };
+    const found = skin ? skinPaths(skin, forTeam) : { files: {}, wanted: {}, lacking: [], used: null };
+    const warning = skin ? skinWarning(skin, forTeam, found) : null;
     const surfaces = {};
     const missingFiles = new Set();
     const files = {};
     for (const part of Object.keys(parts)) {
       const skinned = PARTS.includes(part); // a weapon has no player skin: its MD3 shader names
       const at = skinned ? found.files[part] : null;
-      const skinFile = at ? parseSkinFile(at.path) : null;
-      if (skinned && skin) files[part] = at ? at.path : null;
-      // The file asked for is missing even when the part falls back to its default skin.
-      if (skin && skinned && (!at || at.fallback)) missingFiles.add(found.wanted[part]);
+      const skinFile = at ? parseSkinFile(at) : null;
+      if (skinned && skin) files[part] = at;
+      // The file asked for is missing even when the part uses another skin's.
+      if (skinned && found.lacking.includes(part)) missingFiles.add(found.wanted[part]);
       surfaces[part] = parts[part].model.meshes.map((mesh, index) => {
         const key = skinSurfaceName(mesh.name || '');
         const entry = skinFile && skinned ? skinFile.surfaces.find((s) => s.name === key) : null;
@@ -352,16 +408,17 @@ export function loadPlayer(lib, files, options = {}) {
         return { mesh: index, name: mesh.name, shader, source: fromSkin ? 'skin' : 'shader', texture, script, images };
       });
     }
-    return { skin, team: forTeam, files, surfaces, missingFiles: oncePerFile(missingFiles) };
+    return {
+      skin, used: found.used, team: forTeam, files, surfaces, missingFiles: oncePerFile(missingFiles),
+      warnings: warning ? [{ code: 'repaired', message: warning }] : [],
+    };
   };
 
   // undefined: the default skin (or the first there is); null: no skin, the MD3 shader names
-  let skin = options.skin !== undefined ? options.skin : skinNames.includes('default') ? 'default' : skinNames[0] ?? null;
-  if (skin !== null && !skinExists(skin, team)) {
-    warnings.push({ code: 'repaired', message: `no skin '${skin}' (available: ${skinNames.join(', ') || 'none'}); using ${skinNames.includes('default') ? 'default' : 'the shader names'}` });
-    skin = skinNames.includes('default') ? 'default' : null;
-  }
-  const chosen = resolveSkin(skin);
+  const skinAsked = options.skin !== undefined ? options.skin : skinNames.includes('default') ? 'default' : skinNames[0] ?? null;
+  const chosen = resolveSkin(skinAsked);
+  const skin = chosen.used;
+  warnings.push(...chosen.warnings);
   for (const f of chosen.missingFiles) missing.add(f);
 
   const byName = new Map(animations.map((a) => [a.name, a]));

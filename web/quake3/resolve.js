@@ -3,6 +3,11 @@
 // CG_FindClientHeadFile; cg_weapons.c: CG_RegisterWeapon), and where the renderer looks for a
 // texture. Pure path lists: player.js asks its file source which exist.
 //
+// A player's body is read from models/players/<name>/ then models/players/characters/<name>/
+// (archive.js's playerFolders), its head from models/players/<head>/ then heads/<head>/, and a
+// skin that lacks a part falls back as CG_RegisterClientModelname and CG_LoadClientInfo do
+// (skinAttempts; player.js settles which file each part uses).
+//
 // A skin name may carry a team folder, as cgame's team name does ("cyborgs/red": the files
 // <folder>/cyborgs/lower_red.skin, ...). OpenArena's missionpack ships such folders
 // (models/players/kyonshi/cyborgs/) and heads apart from their bodies (models/players/heads/kyonshi/).
@@ -10,6 +15,9 @@
 import { IMAGE_EXTENSIONS, normalizePath } from './archive.js';
 
 export const TEAMS = ['red', 'blue'];
+// cg_local.h's DEFAULT_REDTEAM_NAME / DEFAULT_BLUETEAM_NAME: the team folders cgame retries a
+// team skin in (CG_RegisterClientModelname; any team but blue counts as red there).
+export const DEFAULT_TEAM_FOLDERS = { red: 'Stroggs', blue: 'Pagans' };
 
 /** 'cyborgs/red' -> { teamFolder: 'cyborgs/', name: 'red' }; 'red' -> { teamFolder: '', name: 'red' }. */
 export function splitSkin(skin) {
@@ -18,36 +26,33 @@ export function splitSkin(skin) {
   return { teamFolder: slash < 0 ? '' : s.slice(0, slash + 1), name: s.slice(slash + 1) };
 }
 
-/** The folder cgame's heads/ lookup uses for a player folder: models/players/heads/<head>. */
-export function headsFolder(folder, head) {
-  if (!head) return null;
-  const slash = folder.lastIndexOf('/');
-  return `${slash < 0 ? '' : `${folder.slice(0, slash)}/`}heads/${head}`;
-}
-
 /**
- * The head model's file stems (no LOD suffix or extension), in cgame's order: head.md3 in the
- * head model's own player folder, then models/players/heads/<head>/<head>.md3.
+ * The head's folders in cgame's order, for head model name `head` (cgame's hmodel; a leading '*'
+ * means the heads/ folder only): models/players/<head>/ then models/players/heads/<head>/
+ * (CG_RegisterClientModelname for the model, CG_FindClientHeadFile for its skins; neither looks in
+ * characters/). Returns [{ dir, stem }]: the folder and the model's file stem there (no LOD or
+ * extension): <head>/head, heads/<head>/<head>.
  */
-export function headModelStems(folder, name, head) {
-  const slash = folder.lastIndexOf('/');
-  const own = head === name ? folder : `${slash < 0 ? '' : `${folder.slice(0, slash)}/`}${head}`;
-  const stems = [`${own ? `${own}/` : ''}head`];
-  const heads = headsFolder(folder, head);
-  if (heads) stems.push(`${heads}/${head}`);
-  return stems;
+export function headFolders(root, head) {
+  if (!head) return [{ dir: '', stem: 'head' }]; // a file set relative to the player
+  const inHeads = head.startsWith('*');
+  const h = inHeads ? head.slice(1) : head;
+  const list = inHeads ? [] : [{ dir: `${root}${h}`, stem: `${root}${h}/head` }];
+  list.push({ dir: `${root}heads/${h}`, stem: `${root}heads/${h}/${h}` });
+  return list;
 }
 
 /**
  * The .skin paths part ('lower', 'upper', 'head') may use for `skin` on `team` ('red', 'blue' or
- * null), best first, then { fallback }: <part>_default.skin in the first folder, used when no
- * candidate exists. `dirs`: the body's folder for lower/upper; for the head, the head model's
- * player folder then its heads/ folder (CG_FindClientHeadFile tries both whichever held the model).
+ * null), best first: { candidates }, and { wanted }: the file named in missingFiles when none exists.
+ * `dirs`: the body's folders for lower/upper; the head's folders for the head.
  *
- * cgame, per folder, with the team folder first and then without it:
- *   <part>_<skin>_<team>.skin, then <part>_<team>.skin in a team game (the team's colour as skin),
- *   <part>_<skin>_default.skin, then <part>_<skin>.skin otherwise;
- * the head also tries <skin>/<part>_<team>.skin (a folder per head skin) first.
+ * cgame (CG_FindClientModelFile, CG_FindClientHeadFile), per folder, with the team folder first and
+ * then without it, <colour> being the team ('red', 'blue') in a team game and 'default' otherwise:
+ *   lower/upper: <part>_<skin>_<colour>.skin, then <part>_<colour>.skin in a team game or
+ *                <part>_<skin>.skin otherwise;
+ *   head:        <skin>/head_<colour>.skin, then head_<colour>.skin in a team game or
+ *                head_<skin>.skin otherwise.
  */
 export function skinCandidates(part, skin, team, dirs) {
   const { teamFolder, name } = splitSkin(skin);
@@ -56,13 +61,28 @@ export function skinCandidates(part, skin, team, dirs) {
   for (const dir of dirs) {
     const at = dir ? `${dir}/` : '';
     for (const tf of teamFolder ? [teamFolder, ''] : ['']) {
-      if (part === 'head') list.push(`${at}${name}/${tf}${part}_${colour}.skin`);
-      list.push(`${at}${tf}${part}_${name}_${colour}.skin`);
+      list.push(part === 'head' ? `${at}${name}/${tf}${part}_${colour}.skin` : `${at}${tf}${part}_${name}_${colour}.skin`);
       list.push(team ? `${at}${tf}${part}_${team}.skin` : `${at}${tf}${part}_${name}.skin`);
     }
   }
   const first = dirs[0] ? `${dirs[0]}/` : '';
-  return { candidates: [...new Set(list)], fallback: `${first}${part}_default.skin`, wanted: `${first}${teamFolder}${part}_${team || name}.skin` };
+  return { candidates: [...new Set(list)], wanted: `${first}${teamFolder}${part}_${team || name}.skin` };
+}
+
+/**
+ * The skins cgame tries, in order, until all three parts have a file: the skin asked; with a team
+ * folder, the same skin in the default team's folder (CG_RegisterClientModelname's retry); then
+ * the default skin (CG_LoadClientInfo: there cgame gives up on the model and loads its default
+ * one, sarge with "default" outside team games; a viewer keeps its model and takes its default
+ * skin, the team colour still applied).
+ */
+export function skinAttempts(skin, team) {
+  const { teamFolder, name } = splitSkin(skin);
+  const list = [normalizePath(skin).replace(/\/$/, '')];
+  if (teamFolder) list.push(`${DEFAULT_TEAM_FOLDERS[team === 'blue' ? 'blue' : 'red']}/${name}`);
+  list.push('default');
+  const seen = new Set();
+  return list.filter((s) => !seen.has(s.toLowerCase()) && seen.add(s.toLowerCase()));
 }
 
 /**

@@ -46,18 +46,22 @@ const BASE = {
 };
 
 test('the candidate order is cgame\'s: team folder, then the model folder; skin and team colour, then the colour alone', () => {
-  const { candidates, fallback, wanted } = skinCandidates('lower', 'cyborgs/lily', 'red', [DIR]);
+  const { candidates, wanted } = skinCandidates('lower', 'cyborgs/lily', 'red', [DIR]);
   assert.deepEqual(candidates, [
     `${DIR}/cyborgs/lower_lily_red.skin`, `${DIR}/cyborgs/lower_red.skin`, `${DIR}/lower_lily_red.skin`, `${DIR}/lower_red.skin`,
   ]);
-  assert.equal(fallback, `${DIR}/lower_default.skin`);
   assert.equal(wanted, `${DIR}/cyborgs/lower_red.skin`);
   // Outside a team game the colour is "default" and the skin's own file comes second.
   assert.deepEqual(skinCandidates('upper', 'lily', null, [DIR]).candidates, [`${DIR}/upper_lily_default.skin`, `${DIR}/upper_lily.skin`]);
-  // The head: a folder per head skin first, in the head model's folder and then in heads/.
+  // The head (CG_FindClientHeadFile): a folder per head skin first, then head_<team>.skin in a
+  // team game (never head_<skin>_<team>.skin), in the head model's folder and then in heads/.
   assert.deepEqual(skinCandidates('head', 'lily', 'blue', [DIR, 'models/players/heads/built']).candidates, [
-    `${DIR}/lily/head_blue.skin`, `${DIR}/head_lily_blue.skin`, `${DIR}/head_blue.skin`,
-    'models/players/heads/built/lily/head_blue.skin', 'models/players/heads/built/head_lily_blue.skin', 'models/players/heads/built/head_blue.skin',
+    `${DIR}/lily/head_blue.skin`, `${DIR}/head_blue.skin`,
+    'models/players/heads/built/lily/head_blue.skin', 'models/players/heads/built/head_blue.skin',
+  ]);
+  // Outside a team game: <skin>/head_default.skin, then head_<skin>.skin; the team folder first.
+  assert.deepEqual(skinCandidates('head', 'cyborgs/lily', null, [DIR]).candidates, [
+    `${DIR}/lily/cyborgs/head_default.skin`, `${DIR}/cyborgs/head_lily.skin`, `${DIR}/lily/head_default.skin`, `${DIR}/head_lily.skin`,
   ]);
 });
 
