@@ -282,7 +282,8 @@ function posedVertices(part) {
 export async function applySkin(iq, c, name, release) {
   const resolved = c.player.resolveSkin(name);
   const missing = uniquePaths(resolved.missingFiles);
-  const warnings = [...c.player.warnings];
+  // The skin's own fallbacks (cgame's: another team folder, the default skin) are warnings of this skin.
+  const warnings = [...c.player.warnings, ...(resolved.warnings ?? [])];
   await playerTextures(iq, c, resolved.surfaces, missing, warnings, release);
   c.skin = name;
   c.missingFiles = missing;
