@@ -21,9 +21,9 @@ const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 // -- Usage
 
 const HELP = {
-  main: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3]
+  main: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3] [--pk3 ARCHIVE]...
        interquake validate PATH... [--json] [--warnings] [--workers N] [--timeout SECONDS]
-       interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N]
+       interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
        interquake --version | --help | COMMAND --help
 
   info      what a model, archive or Quake 3 player holds
@@ -31,7 +31,7 @@ const HELP = {
   convert   write a model as IQM v2, or a model or player as glTF 2.0 (.glb)
 
 Exit codes: 0 done, 1 bad input (validate: something failed), 2 bad usage.`,
-  info: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3]
+  info: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3] [--pk3 ARCHIVE]...
 
 TARGET is
   a model (.iqm, .iqe, .md3)       format, counts, meshes with every material or shader,
@@ -44,7 +44,9 @@ TARGET is
   --json          one JSON document (schema in docs/CLI.md)
   --full          every joint and every archive entry, not the short view
   --skin NAME     the player's skin to resolve (default: 'default')
-  --format F      read a model as this format instead of detecting it`,
+  --format F      read a model as this format instead of detecting it
+  --pk3 ARCHIVE   with an archive TARGET: read it and ARCHIVE as one Quake 3 file system (repeat
+                  for more; a later file name wins, as the game sorts pk3s)`,
   validate: `usage: interquake validate PATH... [--json] [--warnings] [--workers N] [--timeout SECONDS]
 
 Walks files, folders and .pk3/.zip archives; loads every model (.iqm, .iqe, .md3) and every
@@ -56,7 +58,7 @@ Exits 1 when something failed, 0 otherwise.
   --warnings      print warnings too ("PATH: warning CODE: MESSAGE")
   --workers N     worker threads (default: every core, ${defaultWorkers()} here)
   --timeout S     seconds one item may take before its worker is stopped (default 60)`,
-  convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N]
+  convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
 
 OUT.glb: writes IN (an IQM, IQE or MD3 model, a Quake 3 player folder, or ARCHIVE:PATH naming a
 model or a player inside a .pk3) as binary glTF 2.0 with its animations and embedded textures
@@ -64,6 +66,8 @@ model or a player inside a .pk3) as binary glTF 2.0 with its animations and embe
 
   --skin NAME     the player's skin (default: 'default')
   --lod N         the player's level of detail (0, 1, 2)
+  --pk3 ARCHIVE   with ARCHIVE:PATH as IN: read that archive and ARCHIVE as one Quake 3 file
+                  system (textures and shader scripts from other pk3s; repeat for more)
 
 OUT.iqm: writes IN (an IQM, IQE or MD3 model, or ARCHIVE:PATH) as IQM v2. An MD3 converts when it has one
 frame, or frames that are all the same (it becomes a static IQM); vertex animation is refused
@@ -74,9 +78,9 @@ OUT is never left half written.
 };
 
 const OPTIONS = {
-  info: { json: 'flag', full: 'flag', skin: 'value', format: 'value' },
+  info: { json: 'flag', full: 'flag', skin: 'value', format: 'value', pk3: 'list' },
   validate: { json: 'flag', warnings: 'flag', workers: 'value', timeout: 'value' },
-  convert: { format: 'value', skin: 'value', lod: 'value' },
+  convert: { format: 'value', skin: 'value', lod: 'value', pk3: 'list' },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3'];
 
@@ -110,7 +114,8 @@ function parseArgs(argv) {
     } else {
       const value = eq >= 0 ? arg.slice(eq + 1) : rest[++i];
       if (value === undefined) throw new UsageError(`--${name} needs a value`, command);
-      options[name] = value;
+      if (spec[name] === 'list') (options[name] ??= []).push(value); // repeatable
+      else options[name] = value;
     }
   }
   if (options.format !== undefined && !FORMATS.includes(options.format)) {

@@ -391,9 +391,13 @@ export const DEFAULT_FRAMERATE: 24;
 export interface Interquake {
   /** Opens a .pk3/.zip; fflate is imported on first need (or taken from options.fflate / globalThis.fflate). */
   openArchive(bytes: Uint8Array | ArrayBuffer | ArrayBufferView | Blob, options?: ArchiveOptions): Promise<Archive>;
-  /** Assembles a Quake 3 player from an archive or from files keyed by game or player-relative path. */
-  loadPlayer(files: Archive | Record<string, Uint8Array | ArrayBuffer | string> | Map<string, Uint8Array | ArrayBuffer | string>,
-    options?: PlayerOptions): Player;
+  /**
+   * Joins archives and loose file sets into one Quake 3 file system: by default ioquake3's rules
+   * (pk3s by name, a later name wins; loose files win over every pk3). docs/API-q3.md.
+   */
+  mountArchives(sources: Iterable<Archive | LooseFiles>, options?: MountOptions): FileSystem;
+  /** Assembles a Quake 3 player from an archive, a file system or files keyed by game or player-relative path. */
+  loadPlayer(files: Archive | FileSystem | LooseFiles, options?: PlayerOptions): Player;
   /** Parses animation.cfg with cgame's rules. Throws InterquakeError (with line/column) on bad input. */
   parseAnimationConfig(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): AnimationConfig;
   /** Parses a .skin file with the renderer's rules. */
@@ -467,6 +471,42 @@ export interface Archive {
   /** Lets go of the archive's bytes (JS memory: dropping the Archive does the same); it then holds no files. */
   dispose(): void;
   [Symbol.dispose](): void;
+}
+
+/** Loose files: game path -> bytes or text (null entries are skipped). */
+export type LooseFiles = Record<string, Uint8Array | ArrayBuffer | string> | Map<string, Uint8Array | ArrayBuffer | string>;
+
+export interface MountOptions {
+  /**
+   * 'ioquake3' (default): archives sorted by name as FS_PathCmp sorts pk3s (case ignored, '_' after
+   * letters), a later name wins; loose files win over every archive. 'retail': the same, but loose
+   * files lose to every archive (Quake 3 1.32 as released). 'given': the list as given, later wins.
+   */
+  order?: 'ioquake3' | 'retail' | 'given';
+  /** Caps by use for every read, merged over the defaults (the archives' own limits are not used). */
+  limits?: Partial<Record<ArchiveUse, Partial<UseLimit>>>;
+}
+
+export interface FileSystemEntry extends ArchiveEntry {
+  /** The name of the source the file is read from (an archive's name, or 'loose files N'). */
+  source: string;
+}
+
+/** Several sources read as one (iq.mountArchives); the same surface as Archive. */
+export interface FileSystem extends Omit<Archive, 'entry'> {
+  /** The sources joined with ' + ', the one that wins first. */
+  readonly name: string;
+  /** Every path once, as FS_ListFiles lists them: the winning source's paths first, each as that source spells it. */
+  readonly files: string[];
+  /** The sources, the one that wins first. */
+  readonly sources: { name: string; kind: 'archive' | 'files'; files: number }[];
+  /** Each archive's warnings, its name in front. */
+  readonly warnings: Warning[];
+  entry(path: string): FileSystemEntry | null;
+  /** The name of the source path is read from, or null. */
+  sourceOf(path: string): string | null;
+  /** Lets go of the sources (the archives stay usable: they are the caller's). */
+  dispose(): void;
 }
 
 export interface PlayerOptions {

@@ -100,11 +100,24 @@ export async function isPlayerFolder(dir) {
   return parts.has('lower') && parts.has('upper') && parts.has('head');
 }
 
+// The archive TARGET names, joined with the --pk3 ones as the game joins a folder's pk3s
+// (iq.mountArchives: sorted by the names given, a later name wins); the archive alone without them.
+async function withOtherArchives(iq, archive, others) {
+  if (!others?.length) return archive;
+  const opened = [archive];
+  for (const other of others) {
+    if ((await kindOf(other)) !== 'file') throw new InputError(`${other}: cannot read: ENOENT (--pk3)`);
+    opened.push(await openArchiveFile(iq, other));
+  }
+  return iq.mountArchives(opened);
+}
+
 /** Loads what TARGET names: { kind: 'model' | 'archive' | 'player', ... }. */
 export async function openTarget(iq, target, options = {}) {
   const { path, inner } = await splitArchivePath(target);
   const kind = await kindOf(path);
   if (!kind) throw new InputError(`${path}: cannot read: ENOENT`);
+  if (options.pk3?.length && kind === 'folder') throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
   if (kind === 'folder') {
     if (inner !== null) throw new InputError(`${path}: is a folder, not an archive`);
     if (!(await isPlayerFolder(path))) {
@@ -115,10 +128,10 @@ export async function openTarget(iq, target, options = {}) {
   }
   const bytes = await readBytes(path);
   if (inner === null && (ARCHIVE_EXT.test(path) || (isZip(bytes) && !MODEL_EXT.test(path)))) {
-    return { kind: 'archive', path, bytes: bytes.length, archive: await openArchiveFile(iq, path, bytes) };
+    return { kind: 'archive', path, bytes: bytes.length, archive: await withOtherArchives(iq, await openArchiveFile(iq, path, bytes), options.pk3) };
   }
   if (inner !== null) {
-    const archive = await openArchiveFile(iq, path, bytes);
+    const archive = await withOtherArchives(iq, await openArchiveFile(iq, path, bytes), options.pk3);
     const name = `${path}:${inner}`;
     const folder = inner.replace(/\\/g, '/').replace(/\/+$/, '');
     const player = archive.players.find((p) => p.path.toLowerCase() === folder.toLowerCase());
@@ -135,6 +148,7 @@ export async function openTarget(iq, target, options = {}) {
     const textures = (path) => (archive.has(path) ? archive.read(path) : archive.has(dir + path) ? archive.read(dir + path) : null);
     return { kind: 'model', path: name, bytes: entryBytes.length, model: iq.load(entryBytes, { name, format: options.format }), textures };
   }
+  if (options.pk3?.length) throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
   return { kind: 'model', path, bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
 }
 

@@ -3,6 +3,7 @@
 import { InterquakeError, toBytes, instantiate } from './wasm.js';
 import { Model } from './model.js';
 import { openArchive } from '../quake3/archive.js';
+import { mountArchives } from '../quake3/filesystem.js';
 import { loadPlayer } from '../quake3/player.js';
 import { parseAnimationConfig, parseSkin } from '../quake3/text.js';
 
@@ -135,7 +136,13 @@ export class Interquake {
   /** Opens a .pk3/.zip: resolves to an Archive with files, players, models and read(path). */
   openArchive(bytes, options) { return openArchive(this, bytes, options); }
 
-  /** Assembles a Quake 3 player from an Archive or an object of path -> bytes. */
+  /**
+   * Joins archives (openArchive) and loose file sets into one Quake 3 file system, the one that
+   * wins for a path chosen as ioquake3 does (options.order); a FileSystem reads like an Archive.
+   */
+  mountArchives(sources, options) { return mountArchives(sources, options); }
+
+  /** Assembles a Quake 3 player from an Archive, a FileSystem or an object of path -> bytes. */
   loadPlayer(files, options) { return loadPlayer(this, files, options); }
 
   /** Parses animation.cfg text or bytes with Quake 3's rules. */

@@ -5,6 +5,7 @@
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
 import { Archive, checkUse, findPlayers, normalizePath, pathKey, playerFolders, playerKey, sortSkins, useLimits } from './archive.js';
+import { FileSystem } from './filesystem.js';
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
 import { shaderLookup } from './shaders.js';
@@ -16,7 +17,8 @@ export { weaponFiles };
 const PARTS = ['lower', 'upper', 'head'];
 // What the lookup appends or swaps in, in Quake 3's order (.jpeg is only recognised).
 
-// -- Where files come from: an opened archive, a Map or a plain object of path -> bytes
+// -- Where files come from: an opened archive, a FileSystem (mountArchives), a Map or a plain
+// object of path -> bytes
 
 // find(path) answers where a file is without reading it ({ path } or null); read(path, use)
 // also returns its bytes, so textures are located without inflating them. A use caps the
@@ -27,7 +29,7 @@ function fileSource(files, player, overrides) {
   let head;
   let paths;
   let limits;
-  if (files instanceof Archive) {
+  if (files instanceof Archive || files instanceof FileSystem) {
     limits = overrides ? Object.fromEntries(Object.entries(useLimits(overrides)).map(([use]) =>
       [use, { ...files.limits[use], ...overrides[use] }])) : files.limits;
     locate = (path) => {
@@ -54,7 +56,7 @@ function fileSource(files, player, overrides) {
     head = (path, n, use) => load(path, use).subarray(0, n);
     paths = [...index.values()].map((f) => f.path);
   } else {
-    throw new InterquakeError('invalid_argument', 'loadPlayer() takes an archive from openArchive() or an object of path -> bytes');
+    throw new InterquakeError('invalid_argument', 'loadPlayer() takes an archive from openArchive(), a file system from mountArchives() or an object of path -> bytes');
   }
   const players = findPlayers(paths);
   let folder;

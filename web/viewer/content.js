@@ -11,9 +11,9 @@ import { placeholderImage, loadShaderDrawer } from './renderer.js';
 import { parseShaders, evaluateStage, shaderEnv, deformVertices } from '../quake3/shaders.js';
 import { decodeImage, rerootPlayerFiles, addMissing, uniquePaths } from './assets.js';
 import { ViewerError } from './errors.js';
+import { MAX_DROPPED_BYTES } from './sources.js'; // a player assembled from dropped files is read into memory whole
 import { modelAnimations, playerAnimations } from './clock.js';
 
-const MAX_DROPPED_BYTES = 512 << 20; // a player assembled from dropped files is read into memory whole
 export const PLACEHOLDER = placeholderImage();
 
 /**
@@ -29,7 +29,7 @@ export async function buildContent(iq, input, options) {
   const model = iq.load(main.bytes, { name: main.path, format: options.format || 'auto' });
   try {
     const missingFiles = [];
-    const warnings = model.warnings.map((w) => ({ ...w, file: main.path }));
+    const warnings = [...(input.warnings ?? []), ...model.warnings.map((w) => ({ ...w, file: main.path }))];
     attachAnimationFiles(iq, model, input.animationFiles ?? [], warnings);
     const scripts = await scriptsBeside(iq, files, warnings);
     const shaders = await scriptShaders(iq, files, model.meshes, main.path, scripts, missingFiles, warnings);
@@ -114,7 +114,8 @@ async function buildPlayer(iq, input, options) {
     const content = {
       format: 'md3', name: folder.split('/').pop() || 'player', player, choices: input.models ?? [folder], playerSource: source, playerFolder: folder,
       models: [], parts: [], animations: [], skins: [...player.skins], lods: [...player.lods], tags: [],
-      missingFiles: uniquePaths(player.missingFiles), warnings: [...player.warnings, ...loadWarnings], skin: player.skin ?? skin,
+      // input.warnings: the load's own (an archive that did not open) kept for skin reloads
+      missingFiles: uniquePaths(player.missingFiles), warnings: [...(input.warnings ?? []), ...player.warnings, ...loadWarnings], sourceWarnings: input.warnings ?? [], skin: player.skin ?? skin,
       weapons: (player.weapons ?? []).map((w) => w.name), weapon: player.weapon ? weapon : null,
     };
     for (const [name, part] of Object.entries(player.parts)) {
@@ -283,7 +284,7 @@ export async function applySkin(iq, c, name, release) {
   const resolved = c.player.resolveSkin(name);
   const missing = uniquePaths(resolved.missingFiles);
   // The skin's own fallbacks (cgame's: another team folder, the default skin) are warnings of this skin.
-  const warnings = [...c.player.warnings, ...(resolved.warnings ?? [])];
+  const warnings = [...(c.sourceWarnings ?? []), ...c.player.warnings, ...(resolved.warnings ?? [])];
   await playerTextures(iq, c, resolved.surfaces, missing, warnings, release);
   c.skin = name;
   c.missingFiles = missing;

@@ -288,7 +288,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     if (!c?.player) return;
     const iq = await this._library();
     const state = this._tracks.map((t) => ({ part: t.part, animation: t.animation?.name, time: t.time }));
-    const input = { archive: c.playerSource, player: c.playerFolder, files: null, models: c.choices };
+    const input = { archive: c.playerSource, player: c.playerFolder, files: null, models: c.choices, warnings: c.sourceWarnings };
     const content = await buildContent(iq, input, this._buildOptions());
     await prepareShaders(iq, content, this._renderer);
     content.choice = c.choice;

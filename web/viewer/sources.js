@@ -1,10 +1,13 @@
 // What load() was given, turned into files and the thing to open: a URL, a File or Blob, a list of
-// files (a dropped folder), { path: bytes }, or an archive (.pk3/.zip). The result is
-// { files: FileSet, main: { path, bytes, kind } | null, player?: folder, archive? }.
+// files (a dropped folder), { path: bytes }, or archives (.pk3/.zip; several, with loose files, are
+// joined into one Quake 3 file system). The result is
+// { files: FileSet, main: { path, bytes, kind } | null, player?: folder, archive?, warnings? }.
 
 import { findPlayers, pathKey } from '../quake3/archive.js';
-import { FileSet, sniff, fetchBytes, extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from './assets.js';
+import { FileSet, sniff, fetchBytes, extensionOf, rerootPlayerFiles, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from './assets.js';
 import { ViewerError } from './errors.js';
+
+export const MAX_DROPPED_BYTES = 512 << 20; // dropped files read into memory whole (a player's, loose files beside pk3s)
 
 /** Resolves `source` (see load()) with the library `iq`; `onProgress(0..1)` while downloading. */
 export async function resolveInput(viewer, iq, source, options, onProgress) {
@@ -13,7 +16,7 @@ export async function resolveInput(viewer, iq, source, options, onProgress) {
     const bytes = await fetchBytes(url.href, onProgress);
     const path = decodeURIComponent(url.pathname.split('/').pop() || 'model');
     const kind = options.format && options.format !== 'auto' ? options.format : sniff(bytes, path);
-    if (kind === 'archive') return openArchive(viewer, iq, bytes, path, options);
+    if (kind === 'archive') return chooseInArchive(iq, await openArchive(viewer, iq, bytes, path), path, options);
     const files = FileSet.fromUrl(url.href, (u) => fetchBytes(u), viewer.getAttribute('base-url'));
     return { files, main: { path, bytes, kind } };
   }
@@ -30,12 +33,15 @@ export async function resolveInput(viewer, iq, source, options, onProgress) {
   return pickMain(viewer, iq, files, options);
 }
 
-// Among several files: a Quake 3 player (the library's findPlayers), a model, or an archive.
+// Among several files: a Quake 3 player (the library's findPlayers), a model, or archives (then
+// every archive and the loose files beside them, as one file system).
 // options.model picks one of availableModels (a player folder or a model path); otherwise the
 // first player, else the first mesh (never an animation-only file: those are attached to it).
 async function pickMain(viewer, iq, files, options) {
   const paths = files.list();
   if (!paths.length) throw new ViewerError('missing_main_file', 'no files were given');
+  const archives = paths.filter((p) => ARCHIVE_EXTENSIONS.includes(extensionOf(p)));
+  if (archives.length) return mountDropped(viewer, iq, files, archives, options);
   const players = findPlayers(paths).map((p) => p.path);
   const modelPaths = paths.filter((p) => MODEL_EXTENSIONS.includes(extensionOf(p)))
     .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
@@ -43,8 +49,6 @@ async function pickMain(viewer, iq, files, options) {
     const read = async (path) => files.entries.get(path).read();
     return choose(iq, { files, players, modelPaths, read, name: (p) => files.entries.get(p).name }, options);
   }
-  const archive = paths.find((p) => ARCHIVE_EXTENSIONS.includes(extensionOf(p)));
-  if (archive) return openArchive(viewer, iq, await files.entries.get(archive).read(), archive, options);
   throw new ViewerError('missing_main_file', `none of these files is a model (.iqm, .iqe, .md3) or archive (.pk3, .zip): ${paths.slice(0, 8).join(', ')}`);
 }
 
@@ -81,11 +85,59 @@ async function choose(iq, { files, archive, players, modelPaths, read, name }, o
   return { files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models, animationFiles, choice: name(mesh.path) };
 }
 
-async function openArchive(viewer, iq, bytes, path, options) {
+async function openArchive(viewer, iq, bytes, path) {
   if (typeof iq.openArchive !== 'function') {
     throw new ViewerError('unsupported', `${path}: this build of interquake cannot open .pk3/.zip archives`, path);
   }
-  const archive = await openWithInflater(viewer, iq, bytes, path);
+  return openWithInflater(viewer, iq, bytes, path);
+}
+
+// Dropped archives and the files beside them as Quake 3 sees a game folder (iq.mountArchives:
+// later pk3 names win, loose files win over pk3s). Loose paths are taken from the archives' folder
+// (a dropped baseoa/ gives baseoa/models/... -> models/...); a loose player folder dropped from
+// below the game root is re-rooted as for loose files alone. An archive that fails to open is a
+// warning; when none opens and no loose file is a model, the first failure is the error.
+async function mountDropped(viewer, iq, files, archives, options) {
+  const opened = [];
+  const warnings = [];
+  let firstError = null;
+  for (const path of archives) {
+    try {
+      opened.push(await openArchive(viewer, iq, await files.entries.get(path).read(), files.entries.get(path).name));
+    } catch (err) {
+      firstError ??= err;
+      warnings.push({ code: err.code || 'unknown_format', message: `${err.message}; the other files are used without it`, file: files.entries.get(path).name });
+    }
+  }
+  // Loose files by their names as dropped ('/'-separated), from the archives' folder on.
+  const first = files.entries.get(archives[0]).name.replace(/\\/g, '/');
+  const gameDir = first.slice(0, first.lastIndexOf('/') + 1).toLowerCase();
+  const looseFiles = [...files.entries].filter(([key]) => !archives.includes(key)).map(([, entry]) => {
+    const name = entry.name.replace(/\\/g, '/');
+    return { entry, path: name.toLowerCase().startsWith(gameDir) ? name.slice(gameDir.length) : name };
+  });
+  const loosePlayer = findPlayers(looseFiles.map((f) => f.path)).find((p) => !/(^|\/)models\/players\//i.test(`${p.path}/`));
+  const reroot = loosePlayer ? rerootPlayerFiles(loosePlayer.path ? `${loosePlayer.path}/` : '') : (path) => path;
+  const loose = new Map();
+  let total = 0;
+  for (const { entry, path } of looseFiles) {
+    const bytes = await entry.read();
+    total += bytes.length;
+    if (total > MAX_DROPPED_BYTES) throw new ViewerError('limit', `the dropped files beside the archives exceed ${MAX_DROPPED_BYTES >> 20} MiB`);
+    loose.set(reroot(path), bytes);
+  }
+  if (!opened.length && (!loose.size || firstError?.code === 'unavailable')) throw firstError;
+  let source;
+  if (opened.length === 1 && !loose.size) source = opened[0];
+  else if (typeof iq.mountArchives !== 'function') throw new ViewerError('unsupported', 'this build of interquake cannot join several archives');
+  else source = iq.mountArchives(loose.size ? [...opened, loose] : opened);
+  const chosen = await chooseInArchive(iq, source, source.name || archives.join(' + '), options);
+  if (warnings.length) chosen.warnings = warnings;
+  return chosen;
+}
+
+// A player or model inside an archive or a joined file system.
+async function chooseInArchive(iq, archive, path, options) {
   const entries = new Map();
   for (const name of archive.files) entries.set(pathKey(name), { name, read: async () => archive.read(name) });
   const files = new FileSet(entries);

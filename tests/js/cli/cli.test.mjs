@@ -162,6 +162,38 @@ test('info on a .pk3, on ARCHIVE:model and on ARCHIVE:player-folder', () => with
   assert.match(r.stderr, /no such entry/);
 }));
 
+test('--pk3: ARCHIVE:PATH read with other archives as one file system (a later file name wins)', () => withDir((dir) => {
+  const players = join(dir, 'pak2-players.pk3');
+  writeFileSync(players, pk3());
+  // the grism textures sarge's skins name, in another pk3, with a lower.md3 that must not win
+  const grism = join(corpus, 'md3/openarena/models/players/grism');
+  const textures = readdirSync(grism).filter((f) => /\.(tga|jpg)$/i.test(f)).map((f) => ({ name: `models/players/grism/${f}`, data: readFileSync(join(grism, f)) }));
+  textures.push({ name: 'models/players/sarge/lower.md3', data: md3() });
+  writeFileSync(join(dir, 'pak0.pk3'), buildZip(textures).bytes);
+  const info = (...more) => {
+    const r = run('info', `${players}:models/players/sarge`, '--json', ...more);
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const alone = info();
+  assert.ok(alone.missingFiles.includes('models/players/grism/enkiskin.tga'));
+  const joined = info('--pk3', join(dir, 'pak0.pk3'));
+  assert.deepEqual(joined.missingFiles, []);
+  assert.ok(joined.skins.every((s) => s.missingFiles.length === 0), JSON.stringify(joined.skins));
+  assert.deepEqual(joined.parts.map((p) => [p.part, p.frameCount]), [['lower', 213], ['upper', 155], ['head', 1]], 'pak2-players.pk3 sorts after pak0.pk3: its lower.md3 wins');
+  // named 'zz.pk3', the other archive sorts last and its lower.md3 wins
+  copyFileSync(join(dir, 'pak0.pk3'), join(dir, 'zz.pk3'));
+  assert.deepEqual(info('--pk3', join(dir, 'zz.pk3')).parts.map((p) => [p.part, p.frameCount]), [['lower', 2], ['upper', 155], ['head', 1]]);
+  const archive = run('info', players, '--pk3', join(dir, 'pak0.pk3'), '--json');
+  assert.equal(JSON.parse(archive.stdout).entryCount, readdirSync(sarge).length + 2 + textures.length - 1);
+  let r = run('info', players, '--pk3', join(dir, 'none.pk3'));
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /none\.pk3: cannot read: ENOENT \(--pk3\)/);
+  r = run('info', sarge, '--pk3', join(dir, 'pak0.pk3'));
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /--pk3 joins archives/);
+}));
+
 test('info on a player folder: parts, skins, surfaces with textures, animation.cfg', () => {
   const r = run('info', sarge);
   assert.equal(r.status, 0, r.stderr);
