@@ -186,7 +186,17 @@ export function createShaderDrawer(gl, poseGlsl, library) {
     };
     d = { lo, count, indices, drawn: drawn.length, vao, positions: buffer(0, 3), normals: buffer(1, 3) };
     borrowed(2, gpu.texcoords, 2);
-    borrowed(3, gpu.colors, 4);
+    if (sprite === 1 && gpu.colors && geometry.colors) {
+      // AutospriteDeform stamps each rebuilt quad with its first vertex's colour (RB_AddQuadStamp).
+      const source = geometry.colors;
+      const colors = new Float32Array(count * 4);
+      for (let v = 0; v < count; v++) {
+        const first = (lo + (v & ~3)) * 4;
+        colors.set(source.subarray(first, first + 4), v * 4);
+      }
+      d.colors = buffer(3, 4);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, colors);
+    } else borrowed(3, gpu.colors, 4);
     if (sprite) { d.sprite = buffer(8, 4); d.axis = buffer(9, 3); }
     d.elements = gl.createBuffer();
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, d.elements);
@@ -198,7 +208,7 @@ export function createShaderDrawer(gl, poseGlsl, library) {
 
   function releaseDeformed(gpu) {
     for (const d of deformed.get(gpu)?.values() ?? []) {
-      for (const b of [d.positions, d.normals, d.sprite, d.axis, d.elements]) if (b) gl.deleteBuffer(b);
+      for (const b of [d.positions, d.normals, d.colors, d.sprite, d.axis, d.elements]) if (b) gl.deleteBuffer(b);
       gl.deleteVertexArray(d.vao);
     }
     deformed.delete(gpu);
