@@ -134,6 +134,20 @@ const RGB_MODES = { vertex: 1, exactVertex: 2, oneMinusVertex: 3, lightingDiffus
 const ALPHA_MODES = { vertex: 1, oneMinusVertex: 2, lightingSpecular: 3, portal: 4 };
 const ALPHA_FUNCS = { all: 0, GT0: 1, LT128: 2, GE128: 3 };
 const TCGENS = { environment: 1, vector: 2 };
+// tcMods whose matrix or offset depends on the shader time (scale, transform and entityTranslate,
+// with the viewer's still entity, do not).
+const TIMED_TCMODS = new Set(['scroll', 'rotate', 'stretch', 'turb']);
+
+/**
+ * Whether a block's picture changes with the shader time: a deform the C evaluates, a wave colour
+ * or alpha, an animMap of several images, a moving tcMod. The element keeps drawing such blocks
+ * while the animation is paused; the others are still pictures.
+ */
+export function movesWithTime(block) {
+  return block.deforms.some((x) => CPU_DEFORMS.has(x.type)) || block.stages.some((stage) => stage.rgbGen === 'wave'
+    || stage.alphaGen === 'wave' || (stage.map === 'image' && stage.images.length > 1)
+    || stage.tcMods.some((m) => TIMED_TCMODS.has(m.type)));
+}
 
 /**
  * A drawer for one GL context. poseGlsl: the renderer's vertex inputs and pose() (POSE_GLSL);
@@ -345,6 +359,7 @@ export function createShaderDrawer(gl, poseGlsl, library) {
         gl.cullFace(gl.BACK);
       }
     },
+    movesWithTime,
     /** Forgets the vertex buffers of a geometry's GPU copy (the renderer releases it). */
     release(gpu) { releaseDeformed(gpu); },
     dispose() {
