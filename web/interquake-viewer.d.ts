@@ -178,8 +178,8 @@ export class InterquakeViewerElement extends HTMLElement {
   playGesture(name?: string): void;
   toBlob(options?: { mimeType?: string; qualityArgument?: number; frame?: number }): Promise<Blob>;
   toDataURL(mimeType?: string, quality?: number): string;
-  /** Deterministic picture: pauses, pins `frame` (of `animation`), draws synchronously. */
-  renderFrame(frame: number, options?: { animation?: string; part?: AnimationPart }): void;
+  /** Deterministic picture: pauses, pins `frame` (of `animation`) and the shader clock (`shaderTime`, default the frame's time, until play()), draws synchronously. */
+  renderFrame(frame: number, options?: { animation?: string; part?: AnimationPart; shaderTime?: number }): void;
   updateFraming(): void;
   dispose(): void;
 

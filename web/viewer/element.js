@@ -45,6 +45,8 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._ticker = new Ticker(this);
     this._ui = null;
     this._drawCount = 0;          // pictures drawn (tests check that off-screen elements draw none)
+    this._shaderClock = 0;        // seconds of shader time since the content loaded (the ticker runs it)
+    this._shaderPin = null;       // the shader time renderFrame() holds until play()
   }
 
   // ---- lifecycle
@@ -141,7 +143,10 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     return job;
   }
 
-  play(options = {}) { play(this, options); }
+  play(options = {}) {
+    this._shaderPin = null; // renderFrame() held the shader clock; playing lets it run again
+    play(this, options);
+  }
 
   pause() { pause(this); }
 
@@ -201,11 +206,13 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
    * Test and thumbnail hook: pauses, puts every part on `frame` (of `options.animation` when given)
    * and draws synchronously, so the picture depends on nothing but the arguments.
    */
-  renderFrame(frame, { animation, part } = {}) {
+  renderFrame(frame, { animation, part, shaderTime } = {}) {
     this.pause();
     if (animation !== undefined) this.setAnimation(animation, { part, crossfade: 0 });
     for (const track of this._tracks) track.fade = null;
     this.seekFrame(frame, { part });
+    // The shader clock is held too (default: the frame's time), so the picture is reproducible.
+    this._shaderPin = Number.isFinite(shaderTime) ? shaderTime : this.currentTime;
     this._camera.autoRotateFrozen = true;
     this._renderNow();
   }
@@ -308,6 +315,8 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   _setContent(content) {
     this._disposeContent();
     this._content = content;
+    this._shaderClock = 0;
+    this._shaderPin = null;
     startTracks(this, content);
     const frame = this.getAttribute('frame');
     if (frame !== null) for (const track of this._tracks) track.seekFrame(Number(frame) || 0);
@@ -348,6 +357,23 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   _invalidate() {
     this._ticker.schedule();
+  }
+
+  // ---- the shader clock: Quake 3's shader time runs with the game, not with the animation, so
+  // a paused model's shaders keep moving. The ticker adds each drawn frame's step while the clock
+  // runs (not while the page is hidden or the element off screen: it resumes where it stopped).
+
+  /** The shader time drawn now: the _shaderTime test hook, else renderFrame's pin, else the clock. */
+  _shaderNow() {
+    return this._shaderTime ?? this._shaderPin ?? this._shaderClock;
+  }
+
+  /** Whether the shader clock runs: nothing pins it and a drawn block changes with time. */
+  _shaderClockRuns() {
+    const c = this._content;
+    const drawer = this._renderer?.shaders;
+    if (!c || !drawer?.movesWithTime || this._shaderTime != null || this._shaderPin !== null) return false;
+    return c.parts.some((p) => p.shaders?.some((s) => s && drawer.movesWithTime(s.block)));
   }
 
   // ---- drawing
@@ -398,9 +424,8 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     const parts = this._hiddenParts ? c.parts.filter((p) => !this._hiddenParts.has(p.partName)) : c.parts;
     const light = { direction: parseLightDirection(this.lightDirection), intensity: Math.max(0, this.lightIntensity), ambient: Math.max(0, this.lightAmbient) };
     const view = camera();
-    // Shader scripts run on the animation's clock (_shaderTime: a test hook that pins it).
     r.render({ parts, background, camera: view, light, wireframe: show.has('wireframe'), lines: overlays.top, depthLines: overlays.depth,
-      shaderTime: this._shaderTime ?? this.currentTime });
+      shaderTime: this._shaderNow() });
     present(r, this._canvas, this._bitmap);
     this._placeTagLabels(overlays.labels, view.viewProjection);
   }

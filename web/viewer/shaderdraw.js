@@ -134,6 +134,20 @@ const RGB_MODES = { vertex: 1, exactVertex: 2, oneMinusVertex: 3, lightingDiffus
 const ALPHA_MODES = { vertex: 1, oneMinusVertex: 2, lightingSpecular: 3, portal: 4 };
 const ALPHA_FUNCS = { all: 0, GT0: 1, LT128: 2, GE128: 3 };
 const TCGENS = { environment: 1, vector: 2 };
+// tcMods whose matrix or offset depends on the shader time (scale, transform and entityTranslate,
+// with the viewer's still entity, do not).
+const TIMED_TCMODS = new Set(['scroll', 'rotate', 'stretch', 'turb']);
+
+/**
+ * Whether a block's picture changes with the shader time: a deform the C evaluates, a wave colour
+ * or alpha, an animMap of several images, a moving tcMod. The element keeps drawing such blocks
+ * while the animation is paused; the others are still pictures.
+ */
+export function movesWithTime(block) {
+  return block.deforms.some((x) => CPU_DEFORMS.has(x.type)) || block.stages.some((stage) => stage.rgbGen === 'wave'
+    || stage.alphaGen === 'wave' || (stage.map === 'image' && stage.images.length > 1)
+    || stage.tcMods.some((m) => TIMED_TCMODS.has(m.type)));
+}
 
 /**
  * A drawer for one GL context. poseGlsl: the renderer's vertex inputs and pose() (POSE_GLSL);
@@ -186,7 +200,17 @@ export function createShaderDrawer(gl, poseGlsl, library) {
     };
     d = { lo, count, indices, drawn: drawn.length, vao, positions: buffer(0, 3), normals: buffer(1, 3) };
     borrowed(2, gpu.texcoords, 2);
-    borrowed(3, gpu.colors, 4);
+    if (sprite === 1 && gpu.colors && geometry.colors) {
+      // AutospriteDeform stamps each rebuilt quad with its first vertex's colour (RB_AddQuadStamp).
+      const source = geometry.colors;
+      const colors = new Float32Array(count * 4);
+      for (let v = 0; v < count; v++) {
+        const first = (lo + (v & ~3)) * 4;
+        colors.set(source.subarray(first, first + 4), v * 4);
+      }
+      d.colors = buffer(3, 4);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, colors);
+    } else borrowed(3, gpu.colors, 4);
     if (sprite) { d.sprite = buffer(8, 4); d.axis = buffer(9, 3); }
     d.elements = gl.createBuffer();
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, d.elements);
@@ -198,7 +222,7 @@ export function createShaderDrawer(gl, poseGlsl, library) {
 
   function releaseDeformed(gpu) {
     for (const d of deformed.get(gpu)?.values() ?? []) {
-      for (const b of [d.positions, d.normals, d.sprite, d.axis, d.elements]) if (b) gl.deleteBuffer(b);
+      for (const b of [d.positions, d.normals, d.colors, d.sprite, d.axis, d.elements]) if (b) gl.deleteBuffer(b);
       gl.deleteVertexArray(d.vao);
     }
     deformed.delete(gpu);
@@ -335,6 +359,7 @@ export function createShaderDrawer(gl, poseGlsl, library) {
         gl.cullFace(gl.BACK);
       }
     },
+    movesWithTime,
     /** Forgets the vertex buffers of a geometry's GPU copy (the renderer releases it). */
     release(gpu) { releaseDeformed(gpu); },
     dispose() {

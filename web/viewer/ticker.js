@@ -1,7 +1,8 @@
 // When the element moves its clock and draws. Nothing is drawn unless something changed
-// (_invalidate), and nothing at all while the element is off screen or its tab is hidden: then
-// the clock keeps running on a coarse timer (browsers throttle it in hidden tabs, but it runs),
-// so loop and finished still fire on time.
+// (_invalidate) or moves (playing, auto-rotate, a crossfade, shaders that change with time), and
+// nothing at all while the element is off screen or its tab is hidden: then the playback clock
+// keeps running on a coarse timer (browsers throttle it in hidden tabs, but it runs), so loop and
+// finished still fire on time; the shader clock stops there and resumes where it was.
 
 import { asError } from './errors.js';
 
@@ -35,9 +36,10 @@ export class Ticker {
   tick(now) {
     const v = this.viewer;
     this.raf = 0;
-    const dt = this.lastTick ? Math.min((now - this.lastTick) / 1000, 0.25) : 0;
+    const dt = this.lastTick ? Math.min(Math.max((now - this.lastTick) / 1000, 0), 0.25) : 0;
     this.lastTick = now;
     try {
+      if (v._shaderClockRuns()) v._shaderClock += dt; // shaders run while the animation is paused
       this.advance(dt);
       if (v.autoRotate) v._camera.autoRotate(dt, now);
       v._renderNow();
@@ -79,7 +81,7 @@ export class Ticker {
   animating() {
     const v = this.viewer;
     if (!this.visible || !v._content) return false;
-    return !v._paused || (v.autoRotate && !v._camera.autoRotateFrozen) || v._tracks.some((t) => t.fade);
+    return !v._paused || (v.autoRotate && !v._camera.autoRotateFrozen) || v._tracks.some((t) => t.fade) || v._shaderClockRuns();
   }
 
   observe() {

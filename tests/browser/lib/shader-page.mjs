@@ -2,7 +2,7 @@
 // library and web/quake3/shaders.js loaded in the page (the C's expected answers), and
 // window.shoot(files, time, attributes), which loads files into a new element (attributes set
 // first), pins the shader clock at `time`, draws frame 0 and returns the pixels
-// ({ data, width, height }), the camera's eye, the missing files and the warnings.
+// ({ data, width, height }), the camera (eye, viewProjection, axes), the missing files and the warnings.
 import { elementPage } from './viewer.mjs';
 
 export async function shaderPage(browser, name) {
@@ -26,9 +26,9 @@ export async function shaderPage(browser, name) {
       const g = canvas.getContext('2d', { willReadFrequently: true });
       g.drawImage(bitmap, 0, 0);
       const { data, width, height } = g.getImageData(0, 0, bitmap.width, bitmap.height);
-      const eye = [...v._camera.matrices(1).eye];
+      const camera = v._camera.matrices(width / height);
       v.remove();
-      return { data, width, height, eye, missing: v.missingFiles, warnings: v.warnings };
+      return { data, width, height, eye: [...camera.eye], viewProjection: [...camera.viewProjection], axes: camera.axes, missing: v.missingFiles, warnings: v.warnings };
     };
   });
   return page;

@@ -1,6 +1,8 @@
 // <interquake-viewer> drawing deformVertexes and the per-vertex shader forms, in headless Chromium,
-// against the C: a quad moved by deformVertexes wave as deformVertices (iq_shader_deform_vertices)
-// says at two times, an autosprite quad facing the camera from two orbits, and the GLSL's
+// against the C: a quad moved by deformVertexes wave, move and bulge as deformVertices
+// (iq_shader_deform_vertices) says at two times, deformVertexes normal seen through lightingDiffuse,
+// an autosprite quad facing the camera from two orbits and taking its first vertex's colour, an
+// autosprite2 quad pivoting about its long axis where the projected corners say, and the GLSL's
 // lightingDiffuse, lightingSpecular and tcGen environment against stageColors / stageTexcoords
 // (iq_shader_colors / iq_shader_texcoords) for the quad's vertices.
 import { test, after, before } from 'node:test';
@@ -9,6 +11,7 @@ import { openBrowser } from '../lib/browser.mjs';
 import { shaderPage } from '../lib/shader-page.mjs';
 import { buildMD3, packNormal } from '../../js/lib/md3-build.mjs';
 import { buildTGA } from '../../js/lib/tga-build.mjs';
+import { buildIQM } from '../../js/lib/iqm-build.mjs';
 
 let browser;
 let page;
@@ -16,7 +19,7 @@ before(async () => {
   browser = await openBrowser();
   page = await shaderPage(browser, 'iq-deforms.html');
   await page.evaluate(async () => {
-    // The lit pixels' count, box and mean x.
+    // The lit pixels' count, box (minX..maxX, minY..maxY, inclusive) and mean x.
     window.box = ({ data, width, height }) => {
       let n = 0; let sx = 0; let minX = width; let maxX = -1; let minY = height; let maxY = -1;
       for (let y = 0; y < height; y++) {
@@ -27,18 +30,26 @@ before(async () => {
           minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
         }
       }
-      return { count: n, meanX: n ? sx / n : null, width: maxX - minX + 1, height: maxY - minY + 1 };
+      return { count: n, meanX: n ? sx / n : null, width: maxX - minX + 1, height: maxY - minY + 1, minX, maxX, minY, maxY };
     };
     window.centre = ({ data, width, height }) => {
       const i = ((height >> 1) * width + (width >> 1)) * 4;
       return [data[i], data[i + 1], data[i + 2]];
     };
-    // The model's vertices as the C decoded them (positions, normals, texcoords).
-    window.vertices = (bytes) => {
-      const m = iq.load(new Uint8Array(bytes), { name: 'q.md3' });
-      const out = { positions: Float32Array.from(m.positions), normals: Float32Array.from(m.normals), texcoords: Float32Array.from(m.texcoords) };
+    // The model's vertices as the C decoded them (positions, normals, texcoords, colours or null).
+    window.vertices = (bytes, name = 'q.md3') => {
+      const m = iq.load(new Uint8Array(bytes), { name });
+      const out = { positions: Float32Array.from(m.positions), normals: Float32Array.from(m.normals), texcoords: Float32Array.from(m.texcoords), colors: m.colors ? Float32Array.from(m.colors) : null };
       m.dispose();
       return out;
+    };
+    // Each vertex's displacement by the block's deforms at `time`, as the C computes it.
+    window.displaced = (model, script, time) => {
+      const block = shaders.parseShaderScript(iq, script).shaders[0];
+      const v = vertices(model);
+      const before = Float32Array.from(v.positions);
+      shaders.deformVertices(iq, block, { ...shaders.shaderEnv(iq), time }, v.positions, v.normals, v.texcoords);
+      return [...v.positions].map((x, i) => x - before[i]);
     };
   });
 });
@@ -50,10 +61,10 @@ const YAW = 35 * Math.PI / 180;
 const U = [-Math.sin(YAW), Math.cos(YAW), 0];
 const corner = (a, b) => [U[0] * a * 10, U[1] * a * 10, b * 10];
 const md3 = (surface) => [...buildMD3({ surfaces: [surface] }).bytes];
-function quad(shader, normal, xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)]) {
+function quad(shader, normal, xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)], triangles = [[3, 2, 1], [3, 1, 0]]) {
   return md3({
     name: 'q', shaders: [{ name: shader, index: 0 }],
-    triangles: [[3, 2, 1], [3, 1, 0]],
+    triangles,
     texcoords: [[0, 1], [1, 1], [1, 0], [0, 0]],
     frames: [xyz.map((p) => ({ xyz: p, normal }))],
   });
@@ -176,5 +187,197 @@ test('GLSL alphaGen lightingSpecular and tcGen environment equal the C\'s per-ve
     assert.ok(Math.abs(envPixel[0] - want[0]) <= 4 && Math.abs(envPixel[1] - want[1]) <= 4, `environment: pixel ${envPixel}, the C's st ${st} (${want})`);
   }
   assert.ok(r.some((x) => x.alpha > 10), `some specular light reaches the camera (${r.map((x) => x.alpha.toFixed(1))})`);
+  assert.deepEqual(browser.errors, []);
+});
+
+// Along the camera's right (U), the component of vertex i's displacement.
+const alongU = (d, i) => d[i * 3] * U[0] + d[i * 3 + 1] * U[1] + d[i * 3 + 2] * U[2];
+const block = (lines) => `models/t/q\n{\n ${lines.join('\n ')}\n}\n`;
+const WHITE_STAGE = '{ map $whiteimage\n rgbGen identity\n }';
+
+test('deformVertexes move: the quad moves by the C\'s vector times the wave, at two times', { timeout: 120000 }, async () => {
+  // The vector is the camera's right: the quad slides sideways on screen by 2 * sin(2 pi t / 4).
+  const script = block([`deformVertexes move ${U[0].toFixed(6)} ${U[1].toFixed(6)} 0 sin 0 2 0 0.25`, WHITE_STAGE]);
+  const plain = block([WHITE_STAGE]);
+  const model = quad('models/t/q', azimuth(35));
+  const r = await page.evaluate(async ([model, script, plain]) => {
+    const files = (text) => ({ 'models/t/q.md3': model, 'scripts/t.shader': text });
+    const out = { plain: box(await shoot(files(plain))) };
+    for (const t of [0.5, 3]) out[t] = { box: box(await shoot(files(script), t)), moved: displaced(model, script, t) };
+    return out;
+  }, [model, script, plain]);
+  const pxPerUnit = r.plain.width / 20;
+  for (const t of [0.5, 3]) {
+    const d = r[t].moved;
+    for (let i = 1; i < 4; i++) assert.ok(Math.abs(alongU(d, i) - alongU(d, 0)) < 1e-4, 'move: every vertex by the same vector');
+    assert.ok(Math.abs(d[2]) < 1e-4, 'move: nothing along z');
+    const shift = r[t].box.meanX - r.plain.meanX;
+    const want = alongU(d, 0) * pxPerUnit;
+    assert.ok(Math.abs(alongU(d, 0)) > 1.3, `the C moves the quad (${alongU(d, 0)})`);
+    assert.ok(Math.abs(shift - want) < 1.5, `t ${t}: the quad moved ${shift.toFixed(2)} px, the C says ${want.toFixed(2)} px`);
+    assert.ok(Math.abs(r[t].box.width - r.plain.width) <= 1, 'moved, not resized');
+  }
+  assert.deepEqual(browser.errors, []);
+});
+
+test('deformVertexes bulge: each edge moves along its normals by the C\'s bulge for its s, at two times', { timeout: 120000 }, async () => {
+  // Normals along the camera's right: the left edge (s 0) and the right edge (s 1) move sideways by
+  // different amounts (width pi/2: a quarter period apart), so the quad moves and changes width.
+  const script = block(['deformVertexes bulge 1.5708 2 1', WHITE_STAGE]);
+  const plain = block([WHITE_STAGE]);
+  const model = quad('models/t/q', azimuth(125));
+  const r = await page.evaluate(async ([model, script, plain]) => {
+    const files = (text) => ({ 'models/t/q.md3': model, 'scripts/t.shader': text });
+    const out = { plain: box(await shoot(files(plain))) };
+    for (const t of [0.5, 2]) out[t] = { box: box(await shoot(files(script), t)), moved: displaced(model, script, t) };
+    return out;
+  }, [model, script, plain]);
+  const pxPerUnit = r.plain.width / 20;
+  const widths = new Set();
+  for (const t of [0.5, 2]) {
+    const d = r[t].moved;
+    // Vertices 0 and 3 have s 0 (left), 1 and 2 have s 1 (right).
+    assert.ok(Math.abs(alongU(d, 0) - alongU(d, 3)) < 1e-4 && Math.abs(alongU(d, 1) - alongU(d, 2)) < 1e-4, 'one bulge per s');
+    const left = alongU(d, 0) * pxPerUnit;
+    const right = alongU(d, 1) * pxPerUnit;
+    assert.ok(Math.abs(left - right) > 2, `t ${t}: the C moves the edges apart differently (${left.toFixed(2)}, ${right.toFixed(2)} px)`);
+    const moved = [r[t].box.minX - r.plain.minX, r[t].box.maxX - r.plain.maxX];
+    assert.ok(Math.abs(moved[0] - left) < 1.5 && Math.abs(moved[1] - right) < 1.5,
+      `t ${t}: the edges moved ${moved} px, the C says ${left.toFixed(2)}, ${right.toFixed(2)} px`);
+    widths.add(r[t].box.width);
+  }
+  assert.equal(widths.size, 2, 'the bulge differs between the two times');
+  assert.deepEqual(browser.errors, []);
+});
+
+test('deformVertexes normal: lightingDiffuse lights the quad by the C\'s deformed normals', { timeout: 120000 }, async () => {
+  // The light mostly from above, so that tilted normals light the quad more or less without saturating.
+  const light = [0.2, 0.1, 1];
+  const stage = '{ map $whiteimage\n rgbGen lightingDiffuse\n }';
+  const script = block(['deformVertexes normal 0.9 1', stage]);
+  const plain = block([stage]);
+  const model = quad('models/t/q', azimuth(35));
+  const r = await page.evaluate(async ([model, script, plain, light]) => {
+    const files = (text) => ({ 'models/t/q.md3': model, 'scripts/t.shader': text });
+    const parsed = shaders.parseShaderScript(iq, script).shaders[0];
+    const length = Math.hypot(...light);
+    const attributes = { 'light-direction': light.join(' ') };
+    // The C's colours at the quad's centre (the middle of the diagonal 1-3 both triangles share).
+    const expected = (time, eye, deform) => {
+      const v = vertices(model);
+      const env = { ...shaders.shaderEnv(iq), time, viewOrigin: eye, lightDir: light.map((x) => x / length) };
+      if (deform) shaders.deformVertices(iq, parsed, env, v.positions, v.normals, v.texcoords);
+      const c = shaders.stageColors(iq, parsed.stages[0], env, v.positions, v.normals, null);
+      return [0, 1, 2].map((k) => 255 * (c[4 + k] + c[12 + k]) / 2);
+    };
+    const still = await shoot(files(plain), 0, attributes);
+    const out = { plain: { pixel: centre(still), c: expected(0, still.eye, false) } };
+    for (const t of [0.5, 3.5]) {
+      const shot = await shoot(files(script), t, attributes);
+      out[t] = { pixel: centre(shot), c: expected(t, shot.eye, true) };
+    }
+    return out;
+  }, [model, script, plain, light]);
+  for (const [key, { pixel, c }] of Object.entries(r)) {
+    assert.deepEqual(pixel.map((x, k) => Math.abs(x - c[k]) <= 2), [true, true, true], `${key}: pixel ${pixel}, the C ${c.map((x) => x.toFixed(1))}`);
+  }
+  for (const t of [0.5, 3.5]) assert.ok(Math.abs(r[t].c[0] - r.plain.c[0]) > 8, `t ${t}: the deformed normals change the light (${r[t].c[0]} vs ${r.plain.c[0]})`);
+  assert.ok(Math.abs(r[0.5].c[0] - r[3.5].c[0]) > 4, 'and differently at the two times');
+  assert.deepEqual(browser.errors, []);
+});
+
+test('deformVertexes autosprite2: a long quad pivots about its long axis toward the camera, from two orbits', { timeout: 120000 }, async () => {
+  // 8 wide (along y) and 40 tall (along z), facing +x: face-on from theta 0, nearly edge-on from
+  // 70deg; the camera a little further than the framing distance, so that the whole quad is seen.
+  // Its triangles are in RB_AddQuadStamp's order (0 1 3, 3 1 2): with it, Autosprite2Deform's
+  // direction test (the short edge 0-1 used as it runs, 2-3 not) keeps the quad a rectangle; the
+  // order our other quads use would fold it into a bow tie, in Quake 3 as here.
+  const xyz = [[0, -4, -20], [0, 4, -20], [0, 4, 20], [0, -4, 20]];
+  const model = quad('models/t/q', packNormal(0, 64), xyz, [[0, 1, 3], [3, 1, 2]]);
+  const sprite = block(['deformVertexes autosprite2', WHITE_STAGE]);
+  const plain = block(['cull none', WHITE_STAGE]);
+  const r = await page.evaluate(async ([model, sprite, plain]) => {
+    const out = {};
+    for (const orbit of ['0deg 78deg 150%', '70deg 78deg 150%']) {
+      const shot = await shoot({ 'models/t/q.md3': model, 'scripts/t.shader': sprite }, 0, { 'camera-orbit': orbit });
+      out[orbit] = {
+        sprite: box(shot), viewProjection: shot.viewProjection, forward: shot.axes.forward, width: shot.width, height: shot.height,
+        plain: box(await shoot({ 'models/t/q.md3': model, 'scripts/t.shader': plain }, 0, { 'camera-orbit': orbit })),
+      };
+    }
+    return out;
+  }, [model, sprite, plain]);
+  // Worked out here: the short edges (0-1 at z -20, 2-3 at z 20) keep their middles; their ends
+  // go half their length (4) either way along normalize(major x forward), major = +z. Projected
+  // by the camera's matrix, the four corners give the silhouette's box in pixels.
+  const expectedBox = ({ viewProjection: m, forward, width, height }) => {
+    const minor = [-forward[1], forward[0], 0]; // (0, 0, 40) x forward, normalised
+    const length = Math.hypot(minor[0], minor[1]);
+    const corners = [];
+    for (const z of [-20, 20]) {
+      for (const sign of [-1, 1]) {
+        const p = [sign * 4 * minor[0] / length, sign * 4 * minor[1] / length, z];
+        const clip = [0, 1, 2, 3].map((k) => m[k] * p[0] + m[4 + k] * p[1] + m[8 + k] * p[2] + m[12 + k]);
+        corners.push([(clip[0] / clip[3] + 1) / 2 * width, (1 - clip[1] / clip[3]) / 2 * height]);
+      }
+    }
+    return {
+      minX: Math.min(...corners.map((c) => c[0])), maxX: Math.max(...corners.map((c) => c[0])),
+      minY: Math.min(...corners.map((c) => c[1])), maxY: Math.max(...corners.map((c) => c[1])),
+    };
+  };
+  for (const [orbit, shot] of Object.entries(r)) {
+    const want = expectedBox(shot);
+    const got = shot.sprite;
+    // A lit pixel [x, x + 1) lies at least partly inside [min, max].
+    const near = (pixelEdge, edge) => Math.abs(pixelEdge - edge) <= 1.5;
+    assert.ok(near(got.minX, want.minX) && near(got.maxX + 1, want.maxX) && near(got.minY, want.minY) && near(got.maxY + 1, want.maxY),
+      `${orbit}: drawn ${JSON.stringify(got)}, worked out ${JSON.stringify(want)}`);
+    assert.ok(got.count > 0.85 * got.width * got.height, `${orbit}: filled (front faces drawn): ${got.count} of ${got.width * got.height}`);
+  }
+  const [face, side] = Object.values(r);
+  assert.ok(Math.abs(face.sprite.width - face.plain.width) <= 1, `face-on, the pivot changes nothing (${face.sprite.width}, ${face.plain.width})`);
+  assert.ok(side.plain.width < 0.6 * side.sprite.width, `from 70deg the plain quad is narrow, the pivoted one is not (${side.plain.width}, ${side.sprite.width})`);
+  assert.deepEqual(browser.errors, []);
+});
+
+// The quad above as an IQM with a colour per vertex (IQM carries vertex colours; MD3 does not).
+function iqmQuad(material, colors) {
+  const xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
+  return [...buildIQM({
+    meshes: [{ name: 'q', material }],
+    vertexArrays: [
+      { type: 'position', format: 'float', size: 3, data: xyz.flat() },
+      { type: 'normal', format: 'float', size: 3, data: xyz.flatMap(() => [Math.cos(YAW), Math.sin(YAW), 0]) },
+      { type: 'texcoord', format: 'float', size: 2, data: [0, 1, 1, 1, 1, 0, 0, 0] },
+      { type: 'color', format: 'ubyte', size: 4, data: colors.flat() },
+    ],
+    triangles: [[3, 2, 1], [3, 1, 0]],
+  }).bytes];
+}
+
+test('deformVertexes autosprite: the rebuilt quad takes its first vertex\'s colour (rgbGen vertex)', { timeout: 120000 }, async () => {
+  const colors = [[200, 40, 40, 255], [40, 200, 40, 255], [40, 40, 200, 255], [200, 200, 40, 255]];
+  const model = iqmQuad('models/t/q', colors);
+  const stage = '{ map $whiteimage\n rgbGen vertex\n }';
+  const r = await page.evaluate(async ([model, sprite, plain]) => {
+    // Each lit pixel's distance (largest channel difference) from vertex 0's colour.
+    const spread = ({ data, width, height }, colour) => {
+      const far = [];
+      for (let i = 0; i < width * height * 4; i += 4) {
+        if (Math.max(data[i], data[i + 1], data[i + 2]) <= 8) continue;
+        far.push(Math.max(...[0, 1, 2].map((k) => Math.abs(data[i + k] - colour[k]))));
+      }
+      return { count: far.length, near: far.filter((d) => d <= 4).length };
+    };
+    const c0 = [...vertices(model, 'q.iqm').colors.slice(0, 3)].map((x) => Math.round(x * 255));
+    const a = await shoot({ 'models/t/q.iqm': model, 'scripts/t.shader': sprite });
+    const b = await shoot({ 'models/t/q.iqm': model, 'scripts/t.shader': plain });
+    return { c0, sprite: spread(a, c0), centre: centre(a), plain: spread(b, c0) };
+  }, [model, block(['deformVertexes autosprite', stage]), block(['cull none', stage])]);
+  assert.deepEqual(r.c0, [200, 40, 40], 'the C read the IQM colours');
+  assert.ok(r.plain.count > 1000 && r.plain.near < 0.5 * r.plain.count, `without autosprite the colours blend across the quad (${JSON.stringify(r.plain)})`);
+  assert.ok(r.sprite.count > 1000, `the sprite is drawn (${r.sprite.count})`);
+  assert.ok(r.sprite.near > 0.95 * r.sprite.count, `with autosprite the whole quad is vertex 0's colour (${JSON.stringify(r.sprite)}, centre ${r.centre})`);
   assert.deepEqual(browser.errors, []);
 });

@@ -8,6 +8,7 @@ import { openBrowser } from '../lib/browser.mjs';
 import { shaderPage } from '../lib/shader-page.mjs';
 import { buildMD3, packNormal } from '../../js/lib/md3-build.mjs';
 import { buildTGA } from '../../js/lib/tga-build.mjs';
+import { buildIQM } from '../../js/lib/iqm-build.mjs';
 
 let browser;
 let page;
@@ -197,4 +198,105 @@ test('the one-file bundle fetches the shader drawer and interquake-shaders.wasm 
   assert.ok(r.centre[1] > 240 && r.centre[0] < 10 && r.centre[2] < 10, `the bundled drawer draws the stage (${r.centre})`);
   assert.deepEqual(browser.errors, []);
   await p.close();
+});
+
+// The quad above as an IQM with a colour per vertex (IQM carries vertex colours; MD3 does not).
+function iqmQuad(material, colors) {
+  const xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
+  return [...buildIQM({
+    meshes: [{ name: 'q', material }],
+    vertexArrays: [
+      { type: 'position', format: 'float', size: 3, data: xyz.flat() },
+      { type: 'normal', format: 'float', size: 3, data: xyz.flatMap(() => [Math.cos(YAW), Math.sin(YAW), 0]) },
+      { type: 'texcoord', format: 'float', size: 2, data: [0, 1, 1, 1, 1, 0, 0, 0] },
+      { type: 'color', format: 'ubyte', size: 4, data: colors.flat() },
+    ],
+    triangles: [[3, 2, 1], [3, 1, 0]],
+  }).bytes];
+}
+
+test('rgbGen vertex, exactVertex and oneMinusVertex: the IQM\'s vertex colours as the C computes them', { timeout: 120000 }, async () => {
+  const colors = [[40, 90, 150, 255], [60, 110, 170, 255], [80, 130, 190, 255], [100, 70, 130, 255]];
+  const model = iqmQuad('models/t/q', colors);
+  const script = (gen) => `models/t/q\n{\n cull none\n { map $whiteimage\n rgbGen ${gen}\n }\n}\n`;
+  const r = await page.evaluate(async ([model, scripts]) => {
+    const m = iq.load(new Uint8Array(model), { name: 'q.iqm' });
+    const v = { positions: Float32Array.from(m.positions), normals: Float32Array.from(m.normals), colors: Float32Array.from(m.colors) };
+    m.dispose();
+    const out = {};
+    for (const [gen, text] of Object.entries(scripts)) {
+      const stage = shaders.parseShaderScript(iq, text).shaders[0].stages[0];
+      const shot = await shoot({ 'models/t/q.iqm': model, 'scripts/t.shader': text });
+      const c = shaders.stageColors(iq, stage, { ...shaders.shaderEnv(iq), viewOrigin: shot.eye }, v.positions, v.normals, v.colors);
+      // The centre of the quad is the middle of the diagonal 1-3 its triangles share.
+      out[gen] = { pixel: centre(shot), c: [0, 1, 2].map((k) => 255 * (c[4 + k] + c[12 + k]) / 2), warnings: shot.warnings };
+    }
+    return out;
+  }, [model, Object.fromEntries(['vertex', 'exactVertex', 'oneMinusVertex'].map((g) => [g, script(g)]))]);
+  // Identity light 1 (no overbright bits): vertex and exactVertex are the colours, oneMinusVertex 255 minus them.
+  const mid = [0, 1, 2].map((k) => (colors[1][k] + colors[3][k]) / 2);
+  assert.deepEqual(r.vertex.c.map((x, k) => Math.abs(x - mid[k]) < 0.6), [true, true, true], `the C: vertex ${r.vertex.c}`);
+  assert.deepEqual(r.oneMinusVertex.c.map((x, k) => Math.abs(x - (255 - mid[k])) < 0.6), [true, true, true], `the C: oneMinusVertex ${r.oneMinusVertex.c}`);
+  for (const [gen, { pixel, c, warnings }] of Object.entries(r)) {
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(pixel.map((x, k) => Math.abs(x - c[k]) <= 3), [true, true, true], `${gen}: pixel ${pixel}, the C ${c.map((x) => x.toFixed(1))}`);
+  }
+  assert.deepEqual(browser.errors, []);
+});
+
+test('the shader clock runs while the animation is paused; renderFrame holds it until play()', { timeout: 120000 }, async () => {
+  // Two identical frames (an animation that stays paused) and a sawtooth colour of period 2 s.
+  const surface = quadSurface('q', 'models/t/q');
+  surface.frames = [surface.frames[0], surface.frames[0]];
+  const files = {
+    'models/t/q.md3': md3(surface),
+    'scripts/t.shader': 'models/t/q\n{\n { map $whiteimage\n rgbGen wave sawtooth 0.1 0.8 0 0.5\n }\n}\n',
+  };
+  const r = await page.evaluate(async (f) => {
+    const v = document.createElement('interquake-viewer');
+    v.setAttribute('background', 'black');
+    v.style.cssText = 'width:120px;height:120px;display:inline-block';
+    document.body.appendChild(v);
+    await v.load(Object.fromEntries(Object.entries(f).map(([k, a]) => [k, typeof a === 'string' ? new TextEncoder().encode(a) : new Uint8Array(a)])));
+    const wave = (t) => Math.floor(255 * Math.min(Math.max(shaders.waveValue(iq, { func: 'sawtooth', base: 0.1, amplitude: 0.8, phase: 0, frequency: 0.5 }, t), 0), 1));
+    const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+    // toBlob draws synchronously with the shader time read just before.
+    const look = async () => {
+      const time = v._shaderNow();
+      const bitmap = await createImageBitmap(await v.toBlob());
+      const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+      g.drawImage(bitmap, 0, 0);
+      const d = g.getImageData(bitmap.width >> 1, bitmap.height >> 1, 1, 1).data;
+      return { time, expected: wave(time), pixel: d[0], paused: v.paused, currentTime: v.currentTime, draws: v._drawCount };
+    };
+    await sleep(200);
+    const a = await look();
+    await sleep(700);
+    const b = await look();
+    v.renderFrame(0);
+    const c = await look();
+    await sleep(400);
+    const d = await look();
+    v.play();
+    v.pause();
+    await sleep(400);
+    const e = await look();
+    const frames = v.frameCount;
+    v.remove();
+    return { frames, a, b, c, d, e };
+  }, files);
+  const { a, b, c, d, e } = r;
+  assert.equal(r.frames, 2, 'the model has an animation');
+  for (const shot of [a, b]) {
+    assert.ok(shot.paused && shot.currentTime === 0, `the animation stays paused at 0 (${JSON.stringify(shot)})`);
+    assert.ok(Math.abs(shot.pixel - shot.expected) <= 2, `the colour is the C's wave at the shader time (${JSON.stringify(shot)})`);
+  }
+  assert.ok(b.time - a.time > 0.3, `the shader clock ran while paused (${a.time} -> ${b.time})`);
+  assert.ok(b.draws - a.draws > 3, `and the element kept drawing (${b.draws - a.draws} frames)`);
+  assert.ok(Math.abs(b.pixel - a.pixel) > 40, `the picture changed (${a.pixel} -> ${b.pixel})`);
+  assert.ok(c.time === 0 && d.time === 0 && Math.abs(c.pixel - c.expected) <= 2 && d.pixel === c.pixel,
+    `renderFrame(0) holds the shader clock at the frame's time (${JSON.stringify([c, d])})`);
+  assert.ok(d.draws - c.draws <= 1, `nothing moves, nothing is drawn (${d.draws - c.draws})`);
+  assert.ok(e.time > b.time + 0.2 && Math.abs(e.pixel - e.expected) <= 2, `play() lets it run again from where it was (${JSON.stringify(e)})`);
+  assert.deepEqual(browser.errors, []);
 });
