@@ -8,10 +8,9 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
-import { shaderPage } from '../lib/shader-page.mjs';
+import { shaderPage, YAW, U, corner, iqmQuad } from '../lib/shader-page.mjs';
 import { buildMD3, packNormal } from '../../js/lib/md3-build.mjs';
 import { buildTGA } from '../../js/lib/tga-build.mjs';
-import { buildIQM } from '../../js/lib/iqm-build.mjs';
 
 let browser;
 let page;
@@ -55,11 +54,7 @@ before(async () => {
 });
 after(async () => { await page?.close(); await browser?.close(); });
 
-// A vertical quad across the default view (yaw 35 degrees): U is the camera's right; front faces
-// clockwise on screen, as Quake 3's. Its normals are given apart from its plane.
-const YAW = 35 * Math.PI / 180;
-const U = [-Math.sin(YAW), Math.cos(YAW), 0];
-const corner = (a, b) => [U[0] * a * 10, U[1] * a * 10, b * 10];
+// shader-page.mjs's quad across the default view as an MD3, its normals given apart from its plane.
 const md3 = (surface) => [...buildMD3({ surfaces: [surface] }).bytes];
 function quad(shader, normal, xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)], triangles = [[3, 2, 1], [3, 1, 0]]) {
   return md3({
@@ -340,21 +335,6 @@ test('deformVertexes autosprite2: a long quad pivots about its long axis toward 
   assert.ok(side.plain.width < 0.6 * side.sprite.width, `from 70deg the plain quad is narrow, the pivoted one is not (${side.plain.width}, ${side.sprite.width})`);
   assert.deepEqual(browser.errors, []);
 });
-
-// The quad above as an IQM with a colour per vertex (IQM carries vertex colours; MD3 does not).
-function iqmQuad(material, colors) {
-  const xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
-  return [...buildIQM({
-    meshes: [{ name: 'q', material }],
-    vertexArrays: [
-      { type: 'position', format: 'float', size: 3, data: xyz.flat() },
-      { type: 'normal', format: 'float', size: 3, data: xyz.flatMap(() => [Math.cos(YAW), Math.sin(YAW), 0]) },
-      { type: 'texcoord', format: 'float', size: 2, data: [0, 1, 1, 1, 1, 0, 0, 0] },
-      { type: 'color', format: 'ubyte', size: 4, data: colors.flat() },
-    ],
-    triangles: [[3, 2, 1], [3, 1, 0]],
-  }).bytes];
-}
 
 test('deformVertexes autosprite: the rebuilt quad takes its first vertex\'s colour (rgbGen vertex)', { timeout: 120000 }, async () => {
   const colors = [[200, 40, 40, 255], [40, 200, 40, 255], [40, 40, 200, 255], [200, 200, 40, 255]];

@@ -5,10 +5,9 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
-import { shaderPage } from '../lib/shader-page.mjs';
+import { shaderPage, YAW, U, corner, iqmQuad } from '../lib/shader-page.mjs';
 import { buildMD3, packNormal } from '../../js/lib/md3-build.mjs';
 import { buildTGA } from '../../js/lib/tga-build.mjs';
-import { buildIQM } from '../../js/lib/iqm-build.mjs';
 
 let browser;
 let page;
@@ -43,9 +42,6 @@ after(async () => { await page?.close(); await browser?.close(); });
 
 // A vertical quad across the default view (yaw 35 degrees): u is the camera's right, texcoords
 // s 0..1 from left to right, t 0..1 from top to bottom; front faces clockwise on screen, as Quake 3's.
-const YAW = 35 * Math.PI / 180;
-const U = [-Math.sin(YAW), Math.cos(YAW), 0];
-const corner = (a, b) => [U[0] * a * 10, U[1] * a * 10, b * 10];
 const NORMAL = packNormal(Math.round(35 / 360 * 255), 64);
 function quadSurface(name, shader, { back = false, offset = 0 } = {}) {
   const xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)]
@@ -199,21 +195,6 @@ test('the one-file bundle fetches the shader drawer and interquake-shaders.wasm 
   assert.deepEqual(browser.errors, []);
   await p.close();
 });
-
-// The quad above as an IQM with a colour per vertex (IQM carries vertex colours; MD3 does not).
-function iqmQuad(material, colors) {
-  const xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
-  return [...buildIQM({
-    meshes: [{ name: 'q', material }],
-    vertexArrays: [
-      { type: 'position', format: 'float', size: 3, data: xyz.flat() },
-      { type: 'normal', format: 'float', size: 3, data: xyz.flatMap(() => [Math.cos(YAW), Math.sin(YAW), 0]) },
-      { type: 'texcoord', format: 'float', size: 2, data: [0, 1, 1, 1, 1, 0, 0, 0] },
-      { type: 'color', format: 'ubyte', size: 4, data: colors.flat() },
-    ],
-    triangles: [[3, 2, 1], [3, 1, 0]],
-  }).bytes];
-}
 
 test('rgbGen vertex, exactVertex and oneMinusVertex: the IQM\'s vertex colours as the C computes them', { timeout: 120000 }, async () => {
   const colors = [[40, 90, 150, 255], [60, 110, 170, 255], [80, 130, 190, 255], [100, 70, 130, 255]];
