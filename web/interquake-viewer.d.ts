@@ -88,6 +88,8 @@ export interface ViewerEventMap {
 export class InterquakeViewerElement extends HTMLElement {
   // attributes as properties
   src: string | null;
+  /** More .pk3 URLs (space-separated) joined with a .pk3 src as one Quake 3 file system (the game's pak0.pk3 under a mod's player). */
+  archives: string | null;
   /** The accessible name (aria-label on the element, which has role="img", and on its canvas). */
   alt: string | null;
   /** Which model of a multi-model source to open (one of availableModels). */

@@ -18,6 +18,7 @@ export const CONTROLS_VALUES = ['none', 'minimal', 'full'];
 
 export const ATTRIBUTES = [
   { name: 'src', type: 'string' },
+  { name: 'archives', type: 'string' },
   { name: 'alt', type: 'string' },
   { name: 'model', type: 'string' },
   { name: 'skin', type: 'string' },

@@ -23,6 +23,7 @@ function cameraAttribute(name, value) {
 export function reactToAttribute(viewer, name, value) {
   switch (name) {
     case 'src':
+    case 'archives':
       if (viewer.isConnected) viewer._loadFromAttribute();
       break;
     case 'skin':

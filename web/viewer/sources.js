@@ -13,9 +13,13 @@ export const MAX_DROPPED_BYTES = 512 << 20; // dropped files read into memory wh
 export async function resolveInput(viewer, iq, source, options, onProgress) {
   if (typeof source === 'string' || source instanceof URL) {
     const url = new URL(String(source), document.baseURI);
-    const bytes = await fetchBytes(url.href, onProgress);
+    // `archives`: more .pk3 URLs joined with an archive src (a mod's player with the game's pak0.pk3).
+    const others = (viewer.getAttribute('archives') || '').split(/\s+/).filter(Boolean).map((u) => new URL(u, document.baseURI));
+    const share = 1 / (1 + others.length);
+    const bytes = await fetchBytes(url.href, (p) => onProgress(p * share));
     const path = decodeURIComponent(url.pathname.split('/').pop() || 'model');
     const kind = options.format && options.format !== 'auto' ? options.format : sniff(bytes, path);
+    if (kind === 'archive' && others.length) return mountFetched(viewer, iq, { url, bytes, path }, others, (i, p) => onProgress((i + 1 + p) * share), options);
     if (kind === 'archive') return chooseInArchive(iq, await openArchive(viewer, iq, bytes, path), path, options);
     const files = FileSet.fromUrl(url.href, (u) => fetchBytes(u), viewer.getAttribute('base-url'));
     return { files, main: { path, bytes, kind } };
@@ -132,6 +136,25 @@ async function mountDropped(viewer, iq, files, archives, options) {
   else if (typeof iq.mountArchives !== 'function') throw new ViewerError('unsupported', 'this build of interquake cannot join several archives');
   else source = iq.mountArchives(loose.size ? [...opened, loose] : opened);
   const chosen = await chooseInArchive(iq, source, source.name || archives.join(' + '), options);
+  if (warnings.length) chosen.warnings = warnings;
+  return chosen;
+}
+
+// An archive src and the `archives` URLs, joined as dropped archives are (mountDropped): one that
+// cannot be fetched or opened is a warning, src's own failure the error.
+async function mountFetched(viewer, iq, main, others, onProgress, options) {
+  const opened = [await openArchive(viewer, iq, main.bytes, main.path)];
+  const warnings = [];
+  for (const [i, url] of others.entries()) {
+    const path = decodeURIComponent(url.pathname.split('/').pop() || 'archive');
+    try {
+      opened.push(await openArchive(viewer, iq, await fetchBytes(url.href, (p) => onProgress(i, p)), path));
+    } catch (err) {
+      warnings.push({ code: err.code || 'fetch_failed', message: `${err.message}; ${main.path} is used without it`, file: url.href });
+    }
+  }
+  const source = opened.length === 1 ? opened[0] : iq.mountArchives(opened);
+  const chosen = await chooseInArchive(iq, source, opened.map((a) => a.name ?? main.path).join(' + '), options);
   if (warnings.length) chosen.warnings = warnings;
   return chosen;
 }

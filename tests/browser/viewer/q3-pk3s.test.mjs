@@ -79,3 +79,42 @@ test('a dropped game folder: a pk3 and loose files beside it, taken from the fol
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
+
+test('archives="...": more .pk3 URLs joined with a .pk3 src; one that cannot be fetched is a warning', { timeout: 120000 }, async () => {
+  const page = await browser.newPage();
+  const url = `${browser.base}iq-archives.html`;
+  await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><html><head>
+    <link rel="icon" href="data:,"><script type="module" src="interquake-viewer.js"></script></head><body>
+    <interquake-viewer style="width:160px;height:160px"></interquake-viewer></body></html>` }));
+  for (const [name, data] of [['players.pk3', players], ['textures.pk3', textures]]) {
+    await page.route(`${browser.base}pk3/${name}`, (route) => route.fulfill({ status: 200, contentType: 'application/zip', body: Buffer.from(data, 'base64') }));
+  }
+  await page.goto(url);
+  const r = await page.evaluate(async () => {
+    await customElements.whenDefined('interquake-viewer');
+    const v = document.querySelector('interquake-viewer');
+    const load = (archives) => {
+      const loaded = new Promise((done, fail) => {
+        v.addEventListener('load', (e) => done(e.detail), { once: true });
+        v.addEventListener('error', (e) => fail(new Error(e.detail.message)), { once: true });
+      });
+      if (archives === null) v.removeAttribute('archives'); else v.setAttribute('archives', archives);
+      if (v.getAttribute('src') !== 'pk3/players.pk3') v.setAttribute('src', 'pk3/players.pk3');
+      return loaded.then((detail) => ({
+        missing: detail.missingFiles, warnings: detail.warnings.map((w) => `${w.file.split('/').pop()}: ${w.code}`),
+        textures: v.info.meshes.map((m) => m.texture), name: v.info.name,
+      }));
+    };
+    const alone = await load(null);
+    const joined = await load('pk3/textures.pk3 pk3/nowhere.pk3');
+    return { alone, joined, property: v.archives };
+  });
+  assert.ok(r.alone.missing.some((p) => p.startsWith(`${GRISM}/`)), `src alone: the grism textures are missing (${r.alone.missing})`);
+  assert.equal(r.joined.name, 'sarge');
+  assert.deepEqual(r.joined.missing, []);
+  assert.ok(r.joined.textures.every((t) => t === 'loaded'), `${r.joined.textures}`);
+  assert.ok(r.joined.warnings.includes('nowhere.pk3: fetch_failed'), r.joined.warnings.join('; '));
+  assert.equal(r.property, 'pk3/textures.pk3 pk3/nowhere.pk3');
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
