@@ -94,7 +94,7 @@ async function buildPlayer(iq, input, options) {
     input = { ...input, player: reroot(input.player) };
   }
   const folder = input.player.replace(/\/$/, '');
-  const skin = options.skin || 'default';
+  const skin = options.skin || undefined; // none asked: the library takes 'default', or the first skin there is
   const weapon = options.weapon || undefined;
   const loadWarnings = [];
   await shaderSupport(iq, source instanceof Map ? [...source.keys()] : source.files, loadWarnings);

@@ -205,3 +205,22 @@ test('the lod attribute reloads the player from its _1/_2 files, keeping the ani
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
+
+test('a player without a default skin (OpenArena\'s sorceress: red and blue only) shows its first skin, nothing missing', { timeout: 120000 }, async () => {
+  const page = await elementPage(browser, 'iq-no-default.html', '<interquake-viewer style="width:160px;height:160px"></interquake-viewer>');
+  const files = [...gameFiles().keys()].filter((p) => !/_default\.skin$/i.test(p));
+  const r = await page.evaluate(async (paths) => {
+    const v = document.querySelector('interquake-viewer');
+    const object = {};
+    for (const p of paths) object[p] = new Uint8Array(await (await fetch(`corpus/md3/openarena/${p}`)).arrayBuffer());
+    await v.load(object);
+    return { skin: v.skin, skins: v.availableSkins, missing: v.missingFiles, warnings: v._content.warnings.map((w) => w.message),
+      textures: v.info.meshes.map((m) => m.texture) };
+  }, files);
+  assert.ok(!r.skins.includes('default') && r.skins.length > 0, `skins: ${r.skins}`);
+  assert.equal(r.skin, r.skins[0]);
+  assert.deepEqual(r.missing, []);
+  assert.ok(r.textures.every((t) => t === 'loaded' || t === 'none'), `${r.textures}`);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
