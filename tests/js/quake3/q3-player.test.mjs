@@ -1,12 +1,13 @@
 // The OpenArena sarge player end to end through loadPlayer: from loose files and from a pk3
 // built in the test. Answers come from independent sources: skin files split by hand, MD3
 // headers and tags read straight from the bytes (lib/md3-tags.mjs), and a step-by-step
-// simulation of cgame's CG_RunLerpFrame written here from formats.md section 2.
+// simulation of cgame's CG_RunLerpFrame (lib/q3-lerpframe.mjs, written from formats.md section 2).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { init, InterquakeError } from 'interquake';
 import { gameFiles, relativeFiles, sargePk3, SARGE, GRISM } from '../lib/q3-corpus.mjs';
 import { readMd3Tags, tagMatrix4, mul4, apply4 } from '../lib/md3-tags.mjs';
+import { LerpFrame } from '../lib/q3-lerpframe.mjs';
 
 const iq = await init();
 const files = gameFiles();
@@ -81,34 +82,14 @@ test('every animation fits its part, with the legs offset and derived animations
   player.dispose();
 });
 
-// cgame's CG_RunLerpFrame, stateful, stepped one millisecond at a time from the moment the
-// animation starts (animationTime 0); returns what it shows at each millisecond.
+// cgame's lerp frame stepped one millisecond at a time from the moment the animation starts, as a
+// new entity's (no frame yet); what it shows at each millisecond.
 function simulateLerpFrames(anim, until) {
-  const lf = { frame: -1, oldFrame: -1, frameTime: -anim.frameLerp, oldFrameTime: 0, animationTime: 0, backlerp: 0 };
+  const lf = new LerpFrame(anim, { frame: -1, frameTime: -anim.frameLerp });
   const shown = [];
   for (let time = 0; time <= until; time++) {
-    if (time >= lf.frameTime) {
-      lf.oldFrame = lf.frame;
-      lf.oldFrameTime = lf.frameTime;
-      lf.frameTime = time < lf.animationTime ? lf.animationTime : lf.oldFrameTime + anim.frameLerp;
-      let f = Math.trunc((lf.frameTime - lf.animationTime) / anim.frameLerp);
-      const n = anim.frameCount;
-      if (f >= n) {
-        f -= n;
-        if (anim.loopFrames) {
-          f %= anim.loopFrames;
-          f += n - anim.loopFrames;
-        } else {
-          f = n - 1;
-          lf.frameTime = time;
-        }
-      }
-      lf.frame = anim.reversed ? anim.firstFrame + n - 1 - f : anim.firstFrame + f;
-      if (time > lf.frameTime) lf.frameTime = time;
-    }
-    if (lf.oldFrameTime > time) lf.oldFrameTime = time;
-    lf.backlerp = lf.frameTime === lf.oldFrameTime ? 0 : 1 - (time - lf.oldFrameTime) / (lf.frameTime - lf.oldFrameTime);
-    shown.push({ from: lf.oldFrame, to: lf.frame, lerp: 1 - lf.backlerp });
+    const { a, b, t } = lf.run(time);
+    shown.push({ from: a, to: b, lerp: t });
   }
   return shown;
 }

@@ -7,46 +7,12 @@ import assert from 'node:assert/strict';
 import { init } from 'interquake';
 import { Track, playerAnimations, q3Transition, transitionFrames } from '../../../web/viewer/clock.js';
 import { relativeFiles } from '../lib/q3-corpus.mjs';
+import { LerpFrame } from '../lib/q3-lerpframe.mjs';
 
 const iq = await init();
 const player = iq.loadPlayer(relativeFiles());
 const entries = playerAnimations(iq, player);
 const byName = (name) => entries.find((e) => e.name === name);
-
-// cgame's lerp frame, one call per cg.time (ms). anim: an animation.cfg entry.
-class LerpFrame {
-  constructor(anim) {
-    this.anim = anim;
-    this.oldFrame = this.frame = anim.firstFrame;
-    this.oldFrameTime = this.frameTime = 0;
-    this.animationTime = 0; // the first animation starts at 0, as the Track's does
-  }
-  change(anim) { // CG_SetLerpFrameAnimation
-    this.anim = anim;
-    this.animationTime = this.frameTime + anim.frameLerp;
-  }
-  run(time) { // CG_RunLerpFrame
-    const a = this.anim;
-    if (time >= this.frameTime) {
-      this.oldFrame = this.frame;
-      this.oldFrameTime = this.frameTime;
-      this.frameTime = time < this.animationTime ? this.animationTime : this.oldFrameTime + a.frameLerp;
-      let f = Math.floor((this.frameTime - this.animationTime) / a.frameLerp);
-      const count = a.frameCount;
-      if (f >= count) {
-        f -= count;
-        if (a.loopFrames) f = (f % a.loopFrames) + count - a.loopFrames;
-        else { f = count - 1; this.frameTime = time; }
-      }
-      this.frame = a.reversed ? a.firstFrame + count - 1 - f : a.firstFrame + f;
-      if (time > this.frameTime) this.frameTime = time;
-    }
-    if (this.frameTime > time + 200) this.frameTime = time;
-    if (this.oldFrameTime > time) this.oldFrameTime = time;
-    const lerp = this.frameTime === this.oldFrameTime ? 0 : (time - this.oldFrameTime) / (this.frameTime - this.oldFrameTime);
-    return { a: this.oldFrame, b: this.frame, t: lerp };
-  }
-}
 
 // What is drawn: the frame itself at a blend of 0 or 1, else the pair and blend. The game's clock
 // is sampled every STEP ms (a held frame's time follows the last sample, so the finer the steps the
