@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
 import { elementPage } from '../lib/viewer.mjs';
 import { gameFiles } from '../../js/lib/q3-corpus.mjs';
+import { buildMD3 } from '../../js/lib/md3-build.mjs';
 
 let browser;
 before(async () => { browser = await openBrowser(); });
@@ -71,6 +72,44 @@ test('show="tags" labels every tag with its name, next to its projected origin',
   const at = (n) => r.expected.find((e) => e.name === n);
   assert.ok(at('tag_head').y < at('tag_torso').y);
   assert.equal(r.after, 0, 'labels go with the tags overlay');
+});
+
+test('tag labels at one place do not cover each other: the first at its tag, the others moved below', { timeout: 120000 }, async () => {
+  // Three tags at one origin (a weapon's tag_flash on its tag_weapon, say) and one far from them.
+  const at = (name, origin) => ({ name, frames: [{ origin }] });
+  const md3 = buildMD3({
+    tags: [at('tag_weapon', [0, 0, 10]), at('tag_flash', [0, 0, 10]), at('tag_barrel', [0, 0, 10]), at('tag_far', [0, 0, -10])],
+    surfaces: [{ name: 's', shaders: [], triangles: [[0, 1, 2]], texcoords: [[0, 0], [1, 0], [0, 1]],
+      frames: [[[-10, 0, -12], [10, 0, -12], [0, 0, 12]].map((xyz) => ({ xyz, normal: 0 }))] }],
+  }).bytes;
+  const page = await elementPage(browser, 'iq-taglabels-overlap.html', '<interquake-viewer show="tags" style="width:240px;height:240px"></interquake-viewer>');
+  const r = await page.evaluate(async (bytes) => {
+    const v = document.querySelector('interquake-viewer');
+    await v.load({ 't.md3': new Uint8Array(bytes) });
+    v.renderFrame(0);
+    return [...v.shadowRoot.querySelectorAll('[part="tag-label"]')].map((s) => {
+      const b = s.getBoundingClientRect();
+      const host = s.parentElement.getBoundingClientRect();
+      return { text: s.textContent, left: b.left - host.left, top: b.top - host.top, bottom: b.bottom - host.top, right: b.right - host.left,
+        x: Number(s.dataset.x), y: Number(s.dataset.y) };
+    });
+  }, [...md3]);
+  assert.deepEqual(r.map((l) => l.text).sort(), ['tag_barrel', 'tag_far', 'tag_flash', 'tag_weapon']);
+  const same = r.filter((l) => l.text !== 'tag_far');
+  for (const l of r) assert.ok(Math.abs(l.left - (l.x + 4)) < 1.5, `${l.text}: left edge 4 px right of its tag`);
+  const first = same.reduce((a, b) => (a.top < b.top ? a : b));
+  assert.ok(Math.abs((first.top + first.bottom) / 2 - first.y) < 1.5, 'the first stays centred on its tag');
+  for (let i = 0; i < r.length; i++) {
+    for (let j = i + 1; j < r.length; j++) {
+      const [a, b] = [r[i], r[j]];
+      const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      assert.ok(!overlap, `${a.text} and ${b.text} overlap`);
+    }
+  }
+  const far = r.find((l) => l.text === 'tag_far');
+  assert.ok(Math.abs((far.top + far.bottom) / 2 - far.y) < 1.5, 'a label with room stays on its tag');
+  assert.deepEqual(browser.errors, []);
+  await page.close();
 });
 
 test('controls="full": azimuth and elevation sliders set light-direction; "camera" unsets it', { timeout: 120000 }, async () => {
