@@ -88,7 +88,9 @@ function fileSource(files, player, overrides) {
   // scripts/*.shader in the file system's order (an archive's directory order, a file set's order),
   // read with the shader caps; parsed by the caller only when a surface needs them.
   const scripts = () => paths.filter((p) => /^scripts\/[^/]+\.shader$/i.test(p)).map((p) => ({ name: p, bytes: load(p, 'shader') }));
-  return { find, read, readModel, folder, info, limits, scripts, paths, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
+  // Archives and file systems do not change: their scripts' parse is kept (with the default caps).
+  const cacheKey = (files instanceof Archive || files instanceof FileSystem) && !overrides ? files : null;
+  return { find, read, readModel, folder, info, limits, scripts, cacheKey, paths, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };
 }
 
 // What a part file must start with to be read and handed to lib.load (which copies it into the
@@ -377,7 +379,7 @@ export function loadPlayer(lib, files, options = {}) {
   };
 
   // Quake 3's R_FindShader looks for a script block first, then for an image of that name.
-  const scriptBlocks = shaderLookup(lib, () => source.scripts(), resolveTexture, warnings);
+  const scriptBlocks = shaderLookup(lib, () => source.scripts(), resolveTexture, warnings, source.cacheKey);
 
   const resolveSkin = (skin, { team: forTeam = team } = {}) => {
     const found = skin ? skinPaths(skin, forTeam) : { files: {}, wanted: {}, lacking: [], used: null };

@@ -122,27 +122,41 @@ export function parseShaders(lib, source, options = {}) {
   };
 }
 
+// Parsed script sets of immutable sources (an Archive, a FileSystem) per library, so a player
+// loaded again from the same archives (another weapon, LOD or team) does not parse them again.
+const parsedScripts = new WeakMap();
+
 /**
  * Script blocks for a model's surfaces, as Quake 3's R_FindShader looks (a block first; the caller
  * falls back to an image of that name). `scripts()` gives the script files (as parseShaders takes
  * them); they are parsed on the first find, so never when no surface names a shader, and scripts
  * that cannot be read become warnings. `resolveImage(name)` is a texture's path or null.
+ * `cacheKey`: the source the scripts come from when it cannot change (its parse is kept), or null.
  * Returns { find(name): block or null, images(block): { image: path or null },
  * texture(images): the path a plain draw of the block shows, or null }.
  */
-export function shaderLookup(lib, scripts, resolveImage, warnings) {
+export function shaderLookup(lib, scripts, resolveImage, warnings, cacheKey = null) {
   let set;
+  const parse = () => {
+    const cached = cacheKey ? parsedScripts.get(cacheKey)?.get(lib) : undefined;
+    if (cached !== undefined) return cached;
+    const files = scripts();
+    if (files.length && !lib.shaderSupport) { // the smaller WASM before interquake-shaders.wasm is loaded
+      warnings.push({ code: 'unsupported', message: `${files.length} shader script(s) not read: this WASM build needs interquake-shaders.wasm for them (iq.loadShaderSupport())` });
+      return null;
+    }
+    const parsed = files.length ? parseShaders(lib, files) : null;
+    if (cacheKey) {
+      if (!parsedScripts.has(cacheKey)) parsedScripts.set(cacheKey, new WeakMap());
+      parsedScripts.get(cacheKey).set(lib, parsed);
+    }
+    return parsed;
+  };
   return {
     find(name) {
       if (set === undefined) {
-        const files = scripts();
-        if (files.length && !lib.shaderSupport) { // the smaller WASM before interquake-shaders.wasm is loaded
-          set = null;
-          warnings.push({ code: 'unsupported', message: `${files.length} shader script(s) not read: this WASM build needs interquake-shaders.wasm for them (iq.loadShaderSupport())` });
-        } else {
-          set = files.length ? parseShaders(lib, files) : null;
-          for (const e of set?.errors ?? []) warnings.push({ code: e.error.code, message: e.error.message, file: e.file });
-        }
+        set = parse();
+        for (const e of set?.errors ?? []) warnings.push({ code: e.error.code, message: e.error.message, file: e.file });
       }
       return set ? set.find(name) : null;
     },

@@ -122,3 +122,40 @@ test('from an archive, a later script overrides an earlier one; an unreadable sc
     player.dispose();
   }
 });
+
+test('an archive\'s scripts are parsed once for every player loaded from it; a file set\'s each time', async () => {
+  const entries = Object.entries(files()).map(([name, data]) => ({ name, data }));
+  entries.push({ name: 'scripts/broken.shader', data: 'models/players/s/broken { { map x\n' });
+  const archive = await iq.openArchive(buildZip(entries).bytes);
+  const reads = [];
+  const read = archive.read.bind(archive);
+  archive.read = (path, options) => { if (options?.use === 'shader') reads.push(path); return read(path, options); };
+  const load = (source, options = {}) => {
+    const player = iq.loadPlayer(source, { skin: null, ...options });
+    try {
+      return { script: player.surfaces.lower[0].script?.name, broken: player.warnings.filter((w) => w.file === 'scripts/broken.shader').length };
+    } finally {
+      player.dispose();
+    }
+  };
+  const first = load(archive);
+  assert.equal(reads.length, 2, `both scripts read: ${reads}`);
+  const again = load(archive);
+  assert.deepEqual(again, first, 'the same blocks, and the broken script still a warning');
+  assert.equal(first.script, 'models/players/s/glow');
+  assert.equal(first.broken, 1);
+  assert.equal(reads.length, 2, 'the second player parsed nothing');
+  load(archive, { limits: { shader: { maxBytes: 1 << 20 } } });
+  assert.equal(reads.length, 4, 'other caps read the scripts again');
+  const set = files();
+  load(set);
+  const before = reads.length;
+  set['scripts/player_s.shader'] = new TextEncoder().encode('models/players/s/glow { { map $whiteimage } }\n');
+  const changed = iq.loadPlayer(set, { skin: null });
+  try {
+    assert.equal(changed.surfaces.lower[0].script.stages[0].map, 'white', 'a file set may change between loads: parsed each time');
+  } finally {
+    changed.dispose();
+  }
+  assert.equal(reads.length, before);
+});
