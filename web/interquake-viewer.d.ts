@@ -195,6 +195,15 @@ export class InterquakeViewerElement extends HTMLElement {
 
 export const SHOW_FLAGS: readonly ShowFlag[];
 
+/**
+ * Page options as attributes: every attribute (but `wasm`, `fflate`, `base-url` and `context`) read
+ * from URL parameters (a ?query or #hash), with the aliases animation, legs, torso, speed and bg;
+ * a boolean given as 0 or false is null (removed). What embed.html and the viewer page use.
+ */
+export function optionsFromParams(params: Iterable<[string, string]>): Record<string, string | null>;
+/** Sets (or, for null, removes) each attribute of `options` on the element. */
+export function applyOptions(element: Element, options: Record<string, string | null>): void;
+
 export class ViewerError extends Error {
   readonly code: string;
   readonly file?: string;

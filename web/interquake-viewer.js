@@ -11,6 +11,8 @@ import { InterquakeViewerElement } from './viewer/element.js';
 import { setWebFolder } from './viewer/sources.js';
 
 export { InterquakeViewerElement, ViewerError, SHOW_FLAGS, geometryOf, summarize } from './viewer/element.js';
+// Page options (a URL's ?query or #hash) as attributes: what embed.html and the viewer page use.
+export { optionsFromParams, applyOptions } from './viewer/options.js';
 
 // Bundled or not, this file sits in the package's web/ folder: fflate is looked for beside it.
 // This file's URL, not new URL('./', import.meta.url): bundlers take that literal form for an asset

@@ -289,12 +289,14 @@ test('embed.html takes the options as hash parameters and answers postMessage ca
     frame.contentWindow.postMessage({ type: 'call', id: 2, method: 'dispose', args: [] }, '*');
     const refused = await waitFor((m) => m.type === 'result' && m.id === 2);
     const inner = frame.contentWindow.viewer;
+    const fetched = frame.contentWindow.performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((n) => /\.(js|wasm)$/.test(n));
     return {
-      format: load.detail.format, change: change.detail, done, refused: refused.error?.message,
+      fetched, format: load.detail.format, change: change.detail, done, refused: refused.error?.message,
       attributes: { loop: inner.getAttribute('loop'), controls: inner.getAttribute('controls'), background: inner.getAttribute('background') },
     };
   });
   assert.equal(result.format, 'iqm');
+  assert.deepEqual(result.fetched, ['/interquake-viewer.min.js', '/interquake-viewer.wasm'], 'the one-file element, as a page embedding it');
   assert.deepEqual(result.change, { animation: 'hop', part: 'both', previous: 'look' });
   assert.deepEqual(result.done, { type: 'result', id: 1, value: null });
   assert.match(result.refused, /unknown method 'dispose'/);
