@@ -18,7 +18,7 @@ test('node -e "import(\'./web/interquake-viewer.js\')" works, and gives the expo
   const out = JSON.parse(run(`const m = await import('./web/interquake-viewer.js');
     console.log(JSON.stringify({ keys: Object.keys(m).sort(), element: typeof m.InterquakeViewerElement, flags: m.SHOW_FLAGS,
       registry: typeof customElements }));`));
-  assert.deepEqual(out.keys, ['InterquakeViewerElement', 'SHOW_FLAGS', 'ViewerError', 'geometryOf', 'summarize']);
+  assert.deepEqual(out.keys, ['InterquakeViewerElement', 'SHOW_FLAGS', 'ViewerError', 'applyOptions', 'geometryOf', 'optionsFromParams', 'summarize']);
   assert.equal(out.element, 'function');
   assert.equal(out.flags.length, 6);
   assert.equal(out.registry, 'undefined', 'importing defined no registry of its own');
