@@ -1,5 +1,5 @@
 /* Loading for the tests that read IQE and IQM text or files (test_iqe.c,
- * test_iqm_write.c): with default options, a file that fails to load or
+ * test_iqm_write.c, test_gltf.c): with default options, a file that fails to load or
  * breaks an invariant (check_model.h) is a failed CHECK naming it. */
 #ifndef IQT_LOAD_HELPERS_H
 #define IQT_LOAD_HELPERS_H

@@ -7,6 +7,7 @@
  * (docs/GLTF.md). Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "load_helpers.h"
 #include "interquake.h"
 #include "iq_gltf.h"
 #include "glb_check.h"
@@ -288,16 +289,10 @@ static uint8_t *convert(const iq_model *m, const char *name, size_t *n) {
     return b;
 }
 
+// A corpus file, loaded and checked as every test loads files (load_helpers.h).
 static iq_model *load_path(const char *path) {
-    size_t n;
-    unsigned char *d = iqt_read_file(path, &n);
-    CHECK(d != NULL, "cannot read %s", path);
-    if (!d) return NULL;
     iq_error err;
-    iq_model *m = iq_load_memory(d, n, NULL, &err);
-    CHECK(m != NULL, "%s: %s", path, err.message);
-    free(d);
-    return m;
+    return iqt_load_file(path, &err);
 }
 
 static void test_skeletal_corpus(void) {
