@@ -8,7 +8,7 @@ import { Archive, checkUse, findPlayers, normalizePath, pathKey, playerFolders, 
 import { FileSystem } from './filesystem.js';
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
-import { shaderLookup } from './shaders.js';
+import { isShaderScript, shaderLookup } from './shaders.js';
 import { IDENTITY, multiply } from '../core/mat4.js';
 import { TEAMS, findTeamSkins, findWeapons, headFolders, skinAttempts, skinCandidates, splitSkin, textureCandidates, weaponFiles } from './resolve.js';
 
@@ -87,7 +87,7 @@ function fileSource(files, player, overrides) {
   };
   // scripts/*.shader in the file system's order (an archive's directory order, a file set's order),
   // read with the shader caps; parsed by the caller only when a surface needs them.
-  const scripts = () => paths.filter((p) => /^scripts\/[^/]+\.shader$/i.test(p)).map((p) => ({ name: p, bytes: load(p, 'shader') }));
+  const scripts = () => paths.filter(isShaderScript).map((p) => ({ name: p, bytes: load(p, 'shader') }));
   // Archives and file systems do not change: their scripts' parse is kept (with the default caps).
   const cacheKey = (files instanceof Archive || files instanceof FileSystem) && !overrides ? files : null;
   return { find, read, readModel, folder, info, limits, scripts, cacheKey, paths, others: players.length > 1 ? players.map((p) => p.path) : [], weapons: findWeapons(paths) };

@@ -81,7 +81,8 @@ export function shaderKey(name) {
   return (dot > slash ? path.slice(0, dot) : path).toLowerCase();
 }
 
-const isScript = (path) => /^scripts\/[^/]+\.shader$/i.test(normalizePath(path));
+/** Whether a game path is a shader script, scripts/*.shader (where Quake 3's renderer lists them). */
+export const isShaderScript = (path) => /^scripts\/[^/]+\.shader$/i.test(normalizePath(path));
 
 /**
  * Parses every scripts/*.shader of an Archive (openArchive) or a file set (a Map or an object of
@@ -93,10 +94,10 @@ const isScript = (path) => /^scripts\/[^/]+\.shader$/i.test(normalizePath(path))
 export function parseShaders(lib, source, options = {}) {
   const files = [];
   if (source && typeof source.read === 'function' && Array.isArray(source.files)) {
-    for (const path of source.files) if (isScript(path)) files.push({ name: path, read: () => source.read(path, { use: 'shader' }) });
+    for (const path of source.files) if (isShaderScript(path)) files.push({ name: path, read: () => source.read(path, { use: 'shader' }) });
   } else {
     const entries = source instanceof Map ? [...source] : Array.isArray(source) ? source.map((f) => [f.name, f.bytes ?? f.text]) : Object.entries(source ?? {});
-    for (const [path, data] of entries) if (isScript(path)) files.push({ name: normalizePath(path), read: () => data });
+    for (const [path, data] of entries) if (isShaderScript(path)) files.push({ name: normalizePath(path), read: () => data });
   }
   const scripts = [];
   const errors = [];
