@@ -5,7 +5,10 @@
 #   ./build.sh native     native C tests and tools, with AddressSanitizer + UndefinedBehaviorSanitizer
 #   ./build.sh setup      install what the build and tests need (emscripten, chromium, npm packages)
 #   ./build.sh test       setup + build + every test (what `npm test` runs)
-#   ./build.sh fuzz [S]   build the libFuzzer harnesses and run each for S seconds (default 60)
+#   ./build.sh fuzz [--minutes N] [--only NAME]
+#                         a fuzzing campaign of about N minutes over every libFuzzer harness (or one),
+#                         on the committed seeds and the shared corpus (npm run fuzz -- --minutes N)
+#   ./build.sh coverage   line coverage of every src/ file by the native tests and the fuzz corpora
 #   ./build.sh size       print the gzip size of what a page downloads
 #   ./build.sh web        the WASM, the viewer's demo model (web/demo/, from tools/make-demo.mjs) and
 #                         the one-file viewer bundle (web/interquake-viewer.min.js, esbuild)
@@ -197,35 +200,144 @@ build_native() {
   fi
 }
 
+# The library is compiled once per instrumented build (objects in build/<kind>-obj/), then each
+# harness or test is linked against the objects: nine harnesses no longer compile the library nine times.
+instrumented_objects() { # instrumented_objects DIR FLAGS...: the library's sources into DIR when stale
+  local dir=$1; shift
+  mkdir -p "$dir"
+  if ! stale "$dir/.stamp" "${SOURCES[@]}" $(find src -name '*.h') build.sh; then return 0; fi
+  log "clang -c $* (${#SOURCES[@]} files) -> $dir/"
+  rm -f "$dir"/*.o
+  local root=$PWD abs=() src
+  for src in "${SOURCES[@]}"; do abs+=("$root/$src"); done
+  (cd "$dir" && clang -c "${CFLAGS_COMMON[@]}" -I"$root/src" "$@" "${abs[@]}")
+  touch "$dir/.stamp"
+}
+
+FUZZ_FLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all)
 build_fuzz() {
   mkdir -p "$NATIVE_DIR"
+  instrumented_objects build/fuzz-obj "${FUZZ_FLAGS[@]}" -fsanitize=fuzzer-no-link
   local f
   for f in tests/c/fuzz_*.c; do
     local bin="$NATIVE_DIR/$(basename "$f" .c)"
-    if stale "$bin" "${SOURCES[@]}" src/*.h "$f" build.sh; then
+    if stale "$bin" build/fuzz-obj/.stamp "$f" tests/c/*.h; then
       log "clang $f (libFuzzer+ASan+UBSan)"
-      clang "${CFLAGS_COMMON[@]}" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        "$f" "${SOURCES[@]}" -lm -o "$bin"
+      clang "${CFLAGS_COMMON[@]}" "${FUZZ_FLAGS[@]}" -fsanitize=fuzzer "$f" build/fuzz-obj/*.o -lm -o "$bin"
     fi
   done
 }
 
-run_fuzz() { # run_fuzz SECONDS
-  local seconds=$1 f
+# A harness's seeds: its `// seeds:` line (small committed files: tests/c/seeds/, tests/fixtures/),
+# plus, for campaigns, its `// campaign seeds:` line (the shared corpus's real files, large and slow).
+fuzz_seeds() { # fuzz_seeds HARNESS.c [campaign]
+  sed -n 's|^// seeds: ||p' "$1"
+  [ "${2:-}" = campaign ] && sed -n 's|^// campaign seeds: ||p' "$1"
+  return 0
+}
+
+fuzz_one() { # fuzz_one HARNESS.c SECONDS [campaign]: runs it, 1 on a finding
+  local f=$1 seconds=$2 kind=${3:-}
+  local name; name=$(basename "$f" .c)
+  local corpus="build/fuzz-corpus/$name" dict="tests/c/seeds/$name.dict" opts=()
+  mkdir -p "$corpus"
+  [ -f "$dict" ] && opts+=(-dict="$dict")
+  local seeds; seeds=$(fuzz_seeds "$f" "$kind" | tr '\n' ' ')
+  log "fuzzing $name for ${seconds}s (seeds: ${seeds:-none})"
+  # shellcheck disable=SC2086
+  "$NATIVE_DIR/$name" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix=build/ "${opts[@]}" "$corpus" $seeds 2> "build/$name.log" \
+    || { tail -40 "build/$name.log" >&2; log "FUZZER FAILED: $name"; return 1; }
+  local runs rate
+  runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "build/$name.log" | grep -Eo '[0-9]+$' | tail -1)
+  rate=$(grep -Eo 'stat::average_exec_per_sec: *[0-9]+' "build/$name.log" | grep -Eo '[0-9]+$' | tail -1)
+  log "$name: ${runs:-?} runs, ${rate:-?}/s, corpus $(ls "$corpus" | wc -l) files"
+}
+
+run_fuzz() { # run_fuzz SECONDS: every harness for SECONDS on its committed seeds (what npm test runs)
+  local seconds=$1 f failed=0
   build_fuzz
-  for f in tests/c/fuzz_*.c; do
-    local name; name=$(basename "$f" .c)
-    local corpus="build/fuzz-corpus/$name"
-    mkdir -p "$corpus"
-    # Seeds: the shared corpus files of the parser's format, plus the project's fixtures.
-    local seeds; seeds=$(sed -n 's|^// seeds: ||p' "$f")
-    log "fuzzing $name for ${seconds}s (seeds: ${seeds:-none})"
-    # shellcheck disable=SC2086
-    "$NATIVE_DIR/$name" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=0 \
-      -artifact_prefix=build/ "$corpus" $seeds 2> "build/$name.log" \
-      || { tail -40 "build/$name.log" >&2; log "FUZZER FAILED: $name"; return 1; }
-    log "$name: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "build/$name.log" | tail -1)"
+  for f in tests/c/fuzz_*.c; do fuzz_one "$f" "$seconds" || failed=1; done
+  return $failed
+}
+
+# npm run fuzz -- --minutes N [--only NAME]: a campaign of about N minutes in all (default 10 per
+# harness), the harnesses sharing it, as many at once as there are cores, seeded with the committed
+# seeds and the shared corpus; findings stay in build/fuzz-corpus/ for the next campaign and for
+# `npm run coverage`.
+fuzz_campaign() {
+  local minutes="" only="" harnesses=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --minutes) minutes=$2; shift 2 ;;
+      --only) only=$2; shift 2 ;;
+      *) echo "usage: npm run fuzz -- [--minutes N] [--only fuzz_NAME]" >&2; exit 2 ;;
+    esac
   done
+  build_fuzz
+  local f
+  for f in tests/c/fuzz_*.c; do
+    [ -z "$only" ] || [ "$(basename "$f" .c)" = "$only" ] || [ "$(basename "$f" .c)" = "fuzz_$only" ] && harnesses+=("$f")
+  done
+  [ ${#harnesses[@]} -gt 0 ] || { echo "no harness named $only" >&2; exit 2; }
+  local jobs; jobs=$(nproc 2>/dev/null || echo 2)
+  [ -n "$minutes" ] || minutes=$(( 10 * ${#harnesses[@]} / jobs ))
+  # Each harness gets an equal share of the wall-clock budget, $jobs running at once.
+  local rounds=$(( (${#harnesses[@]} + jobs - 1) / jobs ))
+  local seconds=$(( minutes * 60 / rounds )); [ "$seconds" -ge 1 ] || seconds=1
+  log "campaign: ${#harnesses[@]} harnesses, ${seconds}s each, $jobs at a time (about $minutes min)"
+  local failed=0 pids=() i=0
+  for f in "${harnesses[@]}"; do
+    fuzz_one "$f" "$seconds" campaign & pids+=($!)
+    i=$((i + 1))
+    if [ $((i % jobs)) = 0 ]; then for p in "${pids[@]}"; do wait "$p" || failed=1; done; pids=(); fi
+  done
+  for p in "${pids[@]}"; do wait "$p" || failed=1; done
+  return $failed
+}
+
+# npm run coverage: line coverage of each src/ file by the native tests plus the fuzz seeds and
+# whatever campaigns left in build/fuzz-corpus/ (clang source-based coverage, no sanitizers).
+# Writes build/coverage/summary.txt (the table printed) and build/coverage/html/.
+coverage_report() {
+  local dir=build/coverage
+  rm -rf "$dir/profiles"; mkdir -p "$dir/profiles" "$dir/bin"
+  local cov=(-g -O0 -fprofile-instr-generate -fcoverage-mapping -DIQI_TEST_ALLOC)
+  instrumented_objects build/coverage-obj "${cov[@]}"
+  local t bins=()
+  for t in tests/c/test_*.c; do
+    local bin="$dir/bin/$(basename "$t" .c)"
+    if stale "$bin" build/coverage-obj/.stamp "$t" tests/c/*.h; then
+      log "clang $t (coverage)"
+      clang "${CFLAGS_COMMON[@]}" "${cov[@]}" "$t" build/coverage-obj/*.o -lm -o "$bin"
+    fi
+    bins+=("$bin")
+    LLVM_PROFILE_FILE="$dir/profiles/$(basename "$t" .c).profraw" "$bin" > /dev/null || log "warning: $t failed under coverage"
+  done
+  # The harnesses replay their seeds and the saved campaign corpus once (-runs=0), no fuzzing.
+  for t in tests/c/fuzz_*.c; do
+    local name; name=$(basename "$t" .c)
+    local bin="$dir/bin/$name"
+    if stale "$bin" build/coverage-obj/.stamp "$t" tests/c/*.h; then
+      log "clang $t (coverage replay)"
+      clang "${CFLAGS_COMMON[@]}" "${cov[@]}" -fsanitize=fuzzer "$t" build/coverage-obj/*.o -lm -o "$bin"
+    fi
+    bins+=("$bin")
+    mkdir -p "build/fuzz-corpus/$name"
+    # shellcheck disable=SC2046
+    LLVM_PROFILE_FILE="$dir/profiles/$name.profraw" "$bin" -runs=0 "build/fuzz-corpus/$name" $(fuzz_seeds "$t" campaign) \
+      > /dev/null 2>&1 || log "warning: $name replay failed"
+  done
+  llvm-profdata merge -sparse "$dir"/profiles/*.profraw -o "$dir/all.profdata"
+  local objs=() b; for b in "${bins[@]:1}"; do objs+=(-object "$b"); done
+  llvm-cov report "${bins[0]}" "${objs[@]}" -instr-profile="$dir/all.profdata" -ignore-filename-regex='tests/' \
+    > "$dir/report.txt"
+  llvm-cov show "${bins[0]}" "${objs[@]}" -instr-profile="$dir/all.profdata" -ignore-filename-regex='tests/' \
+    -format=html -output-dir="$dir/html" > /dev/null
+  # file, lines, lines missed, line coverage: the columns llvm-cov's report gives per file
+  awk -v root="$PWD/" 'NR > 2 && $1 != "TOTAL" && NF >= 10 && $8 > 0 { f = $1; sub(root, "", f); printf "%-40s %7s lines %7s missed %8s\n", f, $8, $9, $10 }
+    $1 == "TOTAL" { printf "%-40s %7s lines %7s missed %8s\n", "TOTAL", $8, $9, $10 }' "$dir/report.txt" | tee "$dir/summary.txt"
+  log "html: $dir/html/index.html"
 }
 
 run_tests() {
@@ -287,8 +399,9 @@ case "${1:-all}" in
   native) build_native ;;
   setup) ensure_test_tools ;;
   test) run_tests ;;
-  fuzz) run_fuzz "${2:-60}" ;;
+  fuzz) shift; fuzz_campaign "$@" ;;
+  coverage) ensure_test_tools; coverage_report ;;
   size) shift; size_report "$@" ;;
   web) ensure_npm_packages; build_wasm; build_demo; build_viewer_bundle; build_embedded ;;
-  *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [seconds]|size|web]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [--minutes N] [--only NAME]|coverage|size|web]" >&2; exit 2 ;;
 esac

@@ -1,9 +1,13 @@
-/* libFuzzer harness for attaching animations: a fuzzed model is attached to
- * guy.iqm and guyanim.iqm is attached to the fuzzed model, both ways must
- * either succeed and keep every invariant, or refuse and leave the model as it
- * was. Also poses every animation (check_evaluate).
- *   ./build.sh fuzz 600 */
-// seeds: ../shared/corpus/iqm/raylib
+/* libFuzzer harness for attaching animations: a fuzzed model is attached to a
+ * small skinned model and an animation-only file of the same skeleton is
+ * attached to the fuzzed model (both from the committed seeds, read once);
+ * both ways must either succeed and keep every invariant, or refuse and leave
+ * the model as it was. Also poses every animation (check_evaluate). Small
+ * partners keep it at thousands of runs a second; the campaign seeds (raylib's
+ * guy) reach the refusal paths for another skeleton.
+ *   npm run fuzz -- --minutes N --only NAME */
+// seeds: tests/c/seeds/fuzz_anim
+// campaign seeds: ../shared/corpus/iqm/raylib
 #include "check_model.h"
 #include <stdio.h>
 #include "interquake.h"
@@ -51,11 +55,11 @@ static void attach_and_check(iq_model *target, const iq_model *source) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     iq_model *fuzzed = iq_load_memory(data, size, NULL, NULL);
     if (!fuzzed) return 0;
-    iq_model *guy = load_path("../shared/corpus/iqm/raylib/guy.iqm");
-    iq_model *anim = load_path("../shared/corpus/iqm/raylib/guyanim.iqm");
-    attach_and_check(guy, fuzzed);
+    iq_model *target = load_path("tests/c/seeds/fuzz_anim/skinned.iqm");
+    iq_model *anim = load_path("tests/c/seeds/fuzz_anim/animation-only.iqm");
+    attach_and_check(target, fuzzed);
     attach_and_check(fuzzed, anim);
-    iq_free(guy);
+    iq_free(target);
     iq_free(anim);
     iq_free(fuzzed);
     return 0;

@@ -3,8 +3,9 @@
  * first line (so mutations reach past the header). A successful load must keep
  * every invariant and survive evaluation, and its IQM serialisation must load
  * again with the same counts.
- *   ./build.sh fuzz 600          (npm run fuzz runs every harness for 10 minutes) */
-// seeds: ../shared/corpus/iqe tests/fixtures/iqe ../shared/corpus/iqm
+ *   npm run fuzz -- --minutes N --only NAME */
+// seeds: tests/fixtures/iqe tests/c/seeds/fuzz_iqe
+// campaign seeds: ../shared/corpus/iqe ../shared/corpus/iqm
 #include "check_model.h"
 #include "glb_check.h"
 #include "interquake.h"

@@ -1,7 +1,8 @@
 /* libFuzzer harness for the loader (every format it reads): on success the
  * model must keep every invariant, survive evaluation and write a well-formed GLB.
- *   ./build.sh fuzz 600          (npm run fuzz runs every harness for 10 minutes) */
-// seeds: ../shared/corpus/iqm
+ *   npm run fuzz -- --minutes N --only NAME */
+// seeds: tests/c/seeds/fuzz_iqm
+// campaign seeds: ../shared/corpus/iqm ../shared/corpus/md3/assimp
 #include "check_model.h"
 #include "glb_check.h"
 #include "interquake.h"

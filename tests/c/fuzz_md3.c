@@ -1,8 +1,9 @@
 /* libFuzzer harness for the MD3 loader (the format forced, so mutations of
  * the magic still reach the parser): on success the model must keep every
  * invariant, survive evaluation, and give finite tag matrices.
- *   ./build.sh fuzz 600 */
-// seeds: ../shared/corpus/md3/assimp ../shared/corpus/md3/openarena/models/players/sarge
+ *   npm run fuzz -- --minutes N --only NAME */
+// seeds: tests/c/seeds/fuzz_md3
+// campaign seeds: ../shared/corpus/md3/assimp ../shared/corpus/md3/openarena/models/players/sarge
 #include "check_model.h"
 #include "glb_check.h"
 #include "interquake.h"

@@ -1,7 +1,8 @@
 /* libFuzzer harness for .skin files: on success at most 256 surfaces, each
  * with a terminated, lower-case, non-empty name and a terminated shader.
- *   ./build.sh fuzz 600 */
+ *   npm run fuzz -- --minutes N --only NAME */
 // seeds: tests/fixtures/q3
+// campaign seeds: ../shared/corpus/md3/openarena/models/players/sarge
 #include "iq_quake3.h"
 #include <ctype.h>
 #include <stdlib.h>

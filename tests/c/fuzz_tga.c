@@ -1,8 +1,9 @@
 /* libFuzzer harness for the TGA decoder: a decode either fails with an error
  * code or gives a non-empty image whose every byte can be read (ASan checks
  * the size).
- *   ./build.sh fuzz 600 */
-// seeds: ../shared/corpus/md3/openarena/models/players/sarge
+ *   npm run fuzz -- --minutes N --only NAME */
+// seeds: tests/c/seeds/fuzz_tga
+// campaign seeds: ../shared/corpus/iqm/mrfixit
 #include "interquake.h"
 #include <stdlib.h>
 

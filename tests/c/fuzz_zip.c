@@ -1,8 +1,8 @@
 /* libFuzzer harness for the zip central directory: on success every entry's
  * name and data lie inside the input and the declared sizes keep the limits.
  * Seed archives are written into build/fuzz-corpus/fuzz_zip by test_q3.
- *   ./build.sh fuzz 600 */
-// seeds: tests/fixtures/q3
+ *   npm run fuzz -- --minutes N --only NAME */
+// seeds: tests/c/seeds/fuzz_zip tests/fixtures/q3
 #include "iq_quake3.h"
 #include <stdlib.h>
 
