@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "iq_errors.h"
+#include "base/iq_errors.h"
 
 #ifdef __cplusplus
 extern "C" {
