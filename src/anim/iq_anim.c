@@ -11,6 +11,7 @@
  * Nothing here allocates after load: what posing writes lives in an
  * iq_instance (iq_instance.c), never in the model, which posing leaves as it is. */
 #include "base/iq_internal.h"
+#include "anim/iq_anim_internal.h"
 #include "base/iq_math.h"
 #include <stdlib.h>
 
@@ -306,6 +307,14 @@ int iq_pose_instance(iq_instance *inst, const iq_play *play, const iq_play *blen
     }
     if (head) *head = h1;
     return 0;
+}
+
+/* The bounds of one pose of the model's mesh, for appended frames (iq_anim_attach.c) and for
+ * file bounds that were unusable (load/iq_load.c). Poses `inst`. */
+void iqi_pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b) {
+    iq_compute_skin_matrices(inst, locals);
+    iq_skin_vertices(inst);
+    iqi_points_bounds(inst->skinned_positions, inst->skinned_positions ? inst->model->vertex_count : 0, b);
 }
 
 // -- Joint queries

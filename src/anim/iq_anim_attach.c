@@ -2,6 +2,7 @@
  * animation-only IQM/IQE) appended to a model, joints matched by name or by
  * order; the appended frames' bounds come from iqi_pose_bounds. */
 #include "base/iq_internal.h"
+#include "anim/iq_anim_internal.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

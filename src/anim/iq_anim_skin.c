@@ -3,9 +3,9 @@
  * (and its normal matrix) once per pose instead of once per vertex. Real meshes
  * have far fewer sets than vertices (mrfixit: 1861 vertices, see
  * docs/BENCHMARKS.md). The sets are built at load (iqi_anim_prepare); the
- * blended matrices live in each instance (iq_instance.c). Also the bounds of
- * one pose (iqi_pose_bounds). */
+ * blended matrices live in each instance (iq_instance.c). */
 #include "base/iq_internal.h"
+#include "anim/iq_anim_internal.h"
 #include "formats/iq_iqm_format.h"
 #include "base/iq_math.h"
 #include <stdlib.h>
@@ -190,12 +190,4 @@ void iq_skin_vertices(iq_instance *inst) {
             ot[3] = t[3] * mat[21];
         }
     }
-}
-
-/* The bounds of one pose of the model's mesh, for appended frames (iq_anim_attach.c) and for
- * file bounds that were unusable (iq_numbers.c). Poses `inst`. */
-void iqi_pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b) {
-    iq_compute_skin_matrices(inst, locals);
-    iq_skin_vertices(inst);
-    iqi_points_bounds(inst->skinned_positions, inst->skinned_positions ? inst->model->vertex_count : 0, b);
 }

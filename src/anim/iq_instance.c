@@ -3,6 +3,7 @@
  * own instance lives in its arena (made at load, counted in its budget); more
  * come from iq_instance_create, one malloc block each. */
 #include "base/iq_internal.h"
+#include "anim/iq_anim_internal.h"
 #include "base/iq_math.h"
 #include <stdlib.h>
 

@@ -2,6 +2,7 @@
  * two of the frames decoded at load. Normals are renormalised after the lerp
  * (as the Quake 3 renderer does), so lighting stays right between frames. */
 #include "base/iq_internal.h"
+#include "anim/iq_anim_internal.h"
 #include <math.h>
 
 /* Splits a global frame into two neighbouring frames and a blend factor,

@@ -5,6 +5,7 @@
  * rotations is not a rotation). Joints are posed along their parent chain
  * only, on the stack, so a query never touches what iq_evaluate wrote. */
 #include "base/iq_internal.h"
+#include "anim/iq_anim_internal.h"
 #include "base/iq_math.h"
 
 /* The basis is built in double: axes that nearly coincide leave a small

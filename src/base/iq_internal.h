@@ -1,6 +1,9 @@
-/* What the parsers share: the load context, the one-line check macros, the
- * arena every model allocation comes from, and the bounds-checked reader.
- * Not part of the public API. */
+/* The base every layer stands on: the load context, errors and warnings with
+ * the one-line check macros, the heap and the arena every model allocation
+ * comes from, the bounds-checked reader and the policy for numbers. Not part
+ * of the public API; declares nothing of an upper layer (the readers' entries
+ * are in formats/iq_formats.h, the animator's load-time steps in
+ * anim/iq_anim_internal.h). */
 #ifndef IQ_INTERNAL_H
 #define IQ_INTERNAL_H
 
@@ -102,7 +105,7 @@ float iqi_half_to_float(uint16_t h);
 
 static inline int iqi_finite(float f) { return f == f && f - f == 0.0f; }
 
-/* -- Numbers (iq_numbers.c): the one policy for values that are not finite
+/* -- Numbers (base/iq_numbers.c): the one policy for values that are not finite
  * or too large. Positions, poses, tags and bounds must be usable (finite and
  * within limits.max_magnitude) or the load fails; optional vertex vectors are
  * repaired; file-stored frame bounds are recomputed. */
@@ -114,57 +117,21 @@ typedef enum iqi_vector_kind { IQI_NORMAL, IQI_TANGENT, IQI_COLOR, IQI_TEXCOORD,
 /* An optional vertex vector of n (<= 4) values with a value that is not
  * usable gets the whole vector replaced by the kind's default: normal
  * (0,0,1), tangent (1,0,0,1), colour (1,1,1,1), texcoord (0,0), custom 0.
- * Counted in ctx->repaired; iqi_finish_model warns once per kind. Returns 1
+ * Counted in ctx->repaired; iqi_warn_repairs warns once per kind. Returns 1
  * when it repaired. */
 int iqi_repair_vector(iqi_ctx *ctx, iqi_vector_kind kind, float *v, int n);
-/* Marks a file-stored frame bound unusable; iqi_finish_model recomputes it. */
+/* Marks a file-stored frame bound unusable; the load pipeline (load/iq_load.c)
+ * recomputes it when it finishes the model. */
 void iqi_mark_bounds_unusable(iq_bounds *b);
 /* Refuses a skeleton whose world or skin matrices, over the bind pose, every
  * frame of the model and `extra_frames` more frames (joint_count poses each,
  * NULL for none), or whose skinned vertices could pass IQ_MAX_REACH. */
 int iqi_check_reach(iqi_ctx *ctx, const iq_transform *extra, uint64_t extra_frames);
-/* The bounds of the model's mesh in one pose (iq_anim_skin.c); overwrites the
- * skin matrices and skinned arrays. */
-void iqi_pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b);
-/* Warns about repaired vectors and recomputes unusable frame bounds;
- * iqi_finish_model calls it last. */
-int iqi_numbers_finish(iqi_ctx *ctx);
+/* Warns once per kind about the optional vectors iqi_repair_vector repaired
+ * (the load pipeline calls it when the model is finished). */
+void iqi_warn_repairs(iqi_ctx *ctx);
 /* Bounds (min, max, radii, in double) of n positions. */
 void iqi_points_bounds(const float *positions, uint32_t n, iq_bounds *b);
-
-/* -- Shared post-parse steps */
-/* Validates the skeleton (parent < index), computes inverse binds and the
- * evaluation buffers. Every parser calls it last. */
-int iqi_finish_model(iqi_ctx *ctx);
-void iqi_quat_normalize(float q[4]);
-/* The animator's load-time step (iq_anim_skin.c): its scratch buffers and the
- * influence sets CPU skinning uses. iqi_finish_model calls it last. */
-int iqi_anim_prepare(iqi_ctx *ctx);
-/* The model's own evaluation state (iq_instance.c), in its arena; after iqi_anim_prepare. */
-int iqi_instance_prepare(iqi_ctx *ctx);
-/* Puts an instance back in the bind pose (an MD3 in its first frame). */
-void iqi_instance_reset(iq_instance *inst);
-/* Influence sets CPU skinning blends (0 when nothing is skinned), and the
- * floats each needs in an instance's set_matrices. */
-uint32_t iqi_anim_set_count(const iq_model *model);
-#define IQI_SET_STRIDE 24 /* 12 blended matrix, 9 cofactor matrix, 1 handedness, 2 pad */
-
-/* Format parsers: fill ctx->model or fail. */
-int iqi_parse_iqm(iqi_ctx *ctx);
-int iqi_parse_iqe(iqi_ctx *ctx);
-int iqi_parse_md3(iqi_ctx *ctx);
-
-/* Morph (vertex) animation: fills skinned_positions/normals from
- * frame_positions/normals at a fractional, clamped frame. */
-void iqi_morph_evaluate(iq_instance *instance, float frame);
-/* The same between frames a0 and a1 (blend ta), crossfaded by `weight` toward
- * frames b0 and b1 (blend tb); weight 0 ignores b. Frames must be < frame_count. */
-void iqi_morph_frames(iq_instance *instance, uint32_t a0, uint32_t a1, float ta, uint32_t b0, uint32_t b1, float tb, float weight);
-/* Splits a fractional global frame into neighbours f0, f1 and a blend factor
- * t, clamped to 0..frame_count-1 (NaN is frame 0). */
-void iqi_frame_pair(uint32_t frame_count, float frame, uint32_t *f0, uint32_t *f1, float *t);
-/* Makes three axes orthonormal in place, keeping z on the side it pointed to. */
-void iqi_orthonormalize_axes(float x[3], float y[3], float z[3]);
 
 #define IQI_DEFAULT_MAX_MEMORY ((size_t)512 << 20)
 

@@ -74,7 +74,7 @@ int iqi_repair_vector(iqi_ctx *ctx, iqi_vector_kind kind, float *v, int n) {
     return 1;
 }
 
-static void warn_repairs(iqi_ctx *ctx) {
+void iqi_warn_repairs(iqi_ctx *ctx) {
     for (int k = 0; k < IQI_VECTOR_KINDS; k++)
         if (ctx->repaired[k])
             iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u %s(s) were NaN, infinite or beyond the magnitude limit %g; set to %s",
@@ -98,39 +98,6 @@ void iqi_points_bounds(const float *pos, uint32_t n, iq_bounds *b) {
     for (int k = 0; k < 3; k++) { b->min[k] = (float)lo[k]; b->max[k] = (float)hi[k]; }
     b->xy_radius = (float)sqrt(xy2);
     b->radius = (float)sqrt(r2);
-}
-
-static int bounds_usable(const iqi_ctx *ctx, const iq_bounds *b) {
-    const float *v = b->min; /* min, max, xy_radius, radius: 8 floats */
-    for (int k = 0; k < 8; k++)
-        if (!iqi_usable(ctx, v[k])) return 0;
-    return 1;
-}
-
-/* After iqi_instance_prepare: recomputes the frame bounds a parser marked (or
- * that are unusable), then puts the bind pose back in the evaluation buffers. */
-static void repair_frame_bounds(iqi_ctx *ctx) {
-    iq_model *m = ctx->model;
-    uint32_t repaired = 0;
-    if (!m->frame_bounds) return;
-    for (uint32_t f = 0; f < m->frame_count; f++) {
-        iq_bounds *b = &m->frame_bounds[f];
-        if (bounds_usable(ctx, b)) continue;
-        repaired++;
-        if (m->frame_positions) iqi_points_bounds(m->frame_positions + 3 * (size_t)f * m->vertex_count, m->vertex_count, b);
-        else if (m->frame_poses && m->joint_count) iqi_pose_bounds(m->instance, m->frame_poses + (size_t)f * m->joint_count, b);
-        else iqi_points_bounds(m->positions, m->positions ? m->vertex_count : 0, b);
-    }
-    if (!repaired) return;
-    iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u frame bound(s) were NaN, infinite or beyond the magnitude limit; recomputed from the vertices",
-             repaired);
-    if (!m->frame_positions && m->joint_count) iqi_instance_reset(m->instance); /* back to the bind pose */
-}
-
-int iqi_numbers_finish(iqi_ctx *ctx) {
-    warn_repairs(ctx);
-    repair_frame_bounds(ctx);
-    return 1;
 }
 
 static void widen(const iq_transform *t, double *smax, double *tmax) {

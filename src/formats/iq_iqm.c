@@ -199,7 +199,7 @@ static int read_bounds(iqm_parser *p) {
         memcpy(b->max, v + 3, 12);
         b->xy_radius = v[6];
         b->radius = v[7];
-        if (!usable) iqi_mark_bounds_unusable(b); /* recomputed by iqi_finish_model, with a warning */
+        if (!usable) iqi_mark_bounds_unusable(b); /* recomputed by load/iq_load.c, with a warning */
     }
     return 1;
 }

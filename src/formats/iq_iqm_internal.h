@@ -6,6 +6,7 @@
 #define IQ_IQM_INTERNAL_H
 
 #include "formats/iq_iqm_format.h"
+#include "formats/iq_formats.h"
 
 /* Byte offset of a header field, for error messages that point at it. */
 #define FIELD_OFFSET(field) (16 + (int64_t)offsetof(iqm_header, field))

@@ -18,6 +18,7 @@
  * (iq_numbers.c). Sections are checked against the
  * bytes actually present, never against offsets the file claims. */
 #include "base/iq_internal.h"
+#include "formats/iq_formats.h"
 #include <math.h>
 
 #define MD3_HEADER_SIZE 108
@@ -187,7 +188,8 @@ static int read_frames(md3_parser *p) {
         }
         /* Engines do not trust these records (a shipped Nexuiz model has
          * garbage in them): unusable bounds are recomputed from the frame's
-         * vertices by iqi_finish_model, an unusable origin becomes 0. */
+         * vertices when the model is finished (load/iq_load.c), an unusable
+         * origin becomes 0. */
         iq_bounds *b = &m->frame_bounds[f];
         memcpy(b->min, v, sizeof b->min);
         memcpy(b->max, v + 3, sizeof b->max);

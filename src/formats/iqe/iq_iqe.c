@@ -15,10 +15,6 @@
 #include <math.h>
 #include <stdio.h>
 
-const char *const iqi_iqe_attr_names[ATTR_COUNT] = {"vp", "vt", "vn", "vx", "vb", "vc", "vs", "v0", "v1",
-                                                    "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"};
-const uint8_t iqi_iqe_default_size[VA_COUNT] = {3, 2, 3, 4, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
-
 // -- Vertex attributes
 
 static int push_floats(iqe_parser *p, int attr, const double *v, int count) {

@@ -6,6 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The attribute commands' names and the types' default sizes: the line parser
+ * (iq_iqe.c) reads them too, and calls into this file, never the reverse. */
+const char *const iqi_iqe_attr_names[ATTR_COUNT] = {"vp", "vt", "vn", "vx", "vb", "vc", "vs", "v0", "v1",
+                                                    "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"};
+const uint8_t iqi_iqe_default_size[VA_COUNT] = {3, 2, 3, 4, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+
 static int check_attribute_counts(iqe_parser *p, uint32_t nv) {
     static const size_t elem[ATTR_COUNT] = {12, 8, 12, sizeof(tangent_in), sizeof(blend_in), 16, 8, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16};
     for (int a = 0; a < ATTR_COUNT; a++) {

@@ -7,6 +7,7 @@
 #define IQ_IQE_INTERNAL_H
 
 #include "base/iq_internal.h"
+#include "formats/iq_formats.h"
 #include "formats/iq_iqm_format.h"
 #include "base/iq_text.h"
 
