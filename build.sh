@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 
 # Every src/**/iq_*.c is part of the library, found in its layer folder (CONTRIBUTING.md, "Layout");
 # src/wasm/ (the exports, the tables JS reads) goes into the WASM only. Objects are named by basename,
-# so basenames are unique (tests/c/layers.test.mjs checks).
+# so basenames are unique (tests/js/core/layers.test.mjs checks).
 mapfile -t SOURCES < <(find src -name 'iq_*.c' ! -path 'src/wasm/*' | LC_ALL=C sort)
 mapfile -t WASM_ONLY < <(find src/wasm -name 'iq_*.c' | LC_ALL=C sort)
 mapfile -t HEADERS < <(find src -name '*.h' | LC_ALL=C sort)
@@ -182,19 +182,34 @@ build_embedded() {
 NATIVE_DIR=build/native
 SAN_FLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
+native_objects() { # native_objects DIR FLAGS...: the library's objects in DIR (named by basename), rebuilt when stale
+  local dir=$1; shift
+  mkdir -p "$dir"
+  if ! stale "$dir/.stamp" "${SOURCES[@]}" "${HEADERS[@]}" build.sh; then return 0; fi
+  log "cc -c $* (${#SOURCES[@]} files) -> $dir/"
+  rm -f "$dir"/*.o
+  local root=$PWD abs=() src
+  for src in "${SOURCES[@]}"; do abs+=("$root/$src"); done
+  (cd "$dir" && cc -c "${CFLAGS_COMMON[@]}" -I"$root/src" "$@" "${abs[@]}")
+  touch "$dir/.stamp"
+}
+
 build_native() {
   mkdir -p "$NATIVE_DIR"
-  local deps=("${SOURCES[@]}" "${HEADERS[@]}" tests/c/*.c tests/c/*.h build.sh)
+  # The library once (IQI_TEST_ALLOC: allocations counted and failable, base/iq_internal.h, for
+  # the allocation sweeps), then each test linked against it.
+  native_objects "$NATIVE_DIR/obj" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC
+  mapfile -t objs < <(objects_of "$NATIVE_DIR/obj" "${SOURCES[@]}")
   local t
   for t in tests/c/test_*.c; do
     local bin="$NATIVE_DIR/$(basename "$t" .c)"
-    if stale "$bin" "${deps[@]}"; then
+    if stale "$bin" "$NATIVE_DIR/obj/.stamp" tests/c/*.h "$t" build.sh; then
       log "cc $t (ASan+UBSan)"
-      # IQI_TEST_ALLOC: allocations counted and failable (iq_internal.h), for the allocation sweeps
-      cc "${CFLAGS_COMMON[@]}" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC "$t" "${SOURCES[@]}" -lm -o "$bin"
+      cc "${CFLAGS_COMMON[@]}" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC "$t" "${objs[@]}" -lm -o "$bin"
     fi
   done
   # Uninstrumented optimised build of the same C for the benchmark.
+  local deps=("${SOURCES[@]}" "${HEADERS[@]}" tests/c/*.c tests/c/*.h build.sh)
   if [ -f tests/c/bench_native.c ] && stale "$NATIVE_DIR/bench_native" "${deps[@]}"; then
     cc "${CFLAGS_COMMON[@]}" -O2 -DNDEBUG tests/c/bench_native.c "${SOURCES[@]}" -lm -o "$NATIVE_DIR/bench_native"
   fi

@@ -5,7 +5,8 @@
 // call each other in a circle (Tarjan's strongly connected components), and includes that do not
 // follow the project's style (a path from src/). `node tools/c-layers.mjs` prints the report;
 // tests/js/core/layers.test.mjs fails on any finding.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join, relative, basename, dirname } from 'node:path';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 export const LAYERS = ['base', 'formats', 'quake3', 'anim', 'load', 'write', 'render', 'wasm'];
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const run = async (cmd, args) => (await promisify(execFile)(cmd, args, { maxBuffer: 64 << 20 })).stdout;
 
 function walk(dir) {
   const out = [];
@@ -32,21 +34,24 @@ export function layerOf(path) {
   return parts.length === 1 ? 'base' : parts[0];
 }
 
-function compileAll(root, sources) {
+async function compileAll(root, sources) {
   const dir = mkdtempSync(join(tmpdir(), 'iq-layers-'));
   try {
-    const jobs = Math.max(1, Math.min(2, cpus().length));
-    const objects = new Map();
-    // A few files per compiler run keeps process start-up off the clock; objects are named by basename.
-    for (let i = 0; i < sources.length; i += jobs * 4) {
-      const batch = sources.slice(i, i + jobs * 4);
-      execFileSync('cc', ['-std=c11', '-O0', '-w', '-c', '-I', join(root, 'src'), ...batch.map((s) => join(root, 'src', s))], { cwd: dir });
-      for (const s of batch) objects.set(s, join(dir, basename(s, '.c') + '.o'));
-    }
+    // Each source to its own object (two compilers at a time), so that files with the same
+    // basename (a problem reported on its own) do not overwrite each other's objects.
+    const objects = sources.map((s, i) => [s, join(dir, `${i}.o`)]);
+    let next = 0;
+    const worker = async () => {
+      while (next < objects.length) {
+        const [s, o] = objects[next++];
+        await run('cc', ['-std=c11', '-O0', '-w', '-c', '-I', join(root, 'src'), join(root, 'src', s), '-o', o]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(2, cpus().length)) }, worker));
     const symbols = new Map(); // source -> { defined: Set, undefined: Set }
     for (const [s, o] of objects) {
       const defined = new Set(), undef = new Set();
-      for (const line of execFileSync('nm', [o], { encoding: 'utf8' }).split('\n')) {
+      for (const line of (await run('nm', [o])).split('\n')) {
         const f = line.trim().split(/\s+/);
         if (f.length === 3 && 'TDBRCV'.includes(f[1])) defined.add(f[2]);
         else if (f.length === 2 && f[0] === 'U') undef.add(f[1]);
@@ -82,11 +87,11 @@ export function stronglyConnected(graph) {
 }
 
 /**
- * Reads src/ under `root` and returns the graphs and every finding:
+ * Reads src/ under `root` and resolves to the graphs and every finding:
  * { files, calls: Map(file -> Map(file -> [symbols])), includes: Map(file -> [paths]),
  *   upwardCalls: [{from, to, symbols}], upwardIncludes: [{from, to}], cycles: [[files]], problems: [string] }
  */
-export function analyse(root = ROOT) {
+export async function analyse(root = ROOT) {
   const src = join(root, 'src');
   const files = walk(src).map((p) => relative(src, p).split('\\').join('/'));
   const problems = [];
@@ -116,7 +121,7 @@ export function analyse(root = ROOT) {
 
   // Calls, from the objects' symbols.
   const sources = files.filter((f) => f.endsWith('.c'));
-  const symbols = compileAll(root, sources);
+  const symbols = await compileAll(root, sources);
   const owner = new Map();
   for (const [s, { defined }] of symbols) for (const d of defined) owner.set(d, s);
   const calls = new Map();
@@ -140,7 +145,7 @@ export function analyse(root = ROOT) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const root = process.argv[2] ?? ROOT;
-  const r = analyse(root);
+  const r = await analyse(root);
   const edges = [...r.calls.values()].reduce((n, to) => n + to.size, 0);
   console.log(`${r.files.filter((f) => f.endsWith('.c')).length} C files, ${edges} file-to-file call edges`);
   console.log(`call cycles: ${r.cycles.length} group(s)${r.cycles.length ? ' of ' + r.cycles.map((c) => c.length).join(', ') + ' files' : ''}`);

@@ -15,8 +15,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define IQI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define IQI_NOINLINE __attribute__((noinline))
 #else
 #define IQI_PRINTF(f, a)
+#define IQI_NOINLINE
 #endif
 
 /* -- Heap: every malloc the loads, the writer and the TGA decoder make goes

@@ -101,18 +101,21 @@ static inline int iqi_gltf_is_md3(const iq_model *m) { return m->frame_positions
 static inline int iqi_gltf_skinned(const iq_model *m) { return m->joint_count && m->blend_indices && m->blend_weights; }
 
 /* The sections below call each other in the order of the work (a part writes
- * its morph chunks, an animation their channels): their functions, by section. */
+ * its morph chunks, an animation their channels): their functions, by section.
+ * The JSON and error helpers are called from a few hundred places: kept out of
+ * line (inlined everywhere they cost over 10 KB of WASM, for nothing a GLB
+ * export would notice). */
 /* GLB container */
 /* Records the first error; returns 0. */
-static int iqi_gltf_fail(gw *w, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
-static void iqi_json_put(gw *w, sbuf *b, const char *s, size_t n);
+static IQI_NOINLINE int iqi_gltf_fail(gw *w, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
+static IQI_NOINLINE void iqi_json_put(gw *w, sbuf *b, const char *s, size_t n);
 #define iqi_json_lit(w, b, s) iqi_json_put(w, b, s, sizeof(s) - 1)
-static void iqi_json_printf(gw *w, sbuf *b, const char *fmt, ...) IQI_PRINTF(3, 4);
-static void iqi_json_str_n(gw *w, sbuf *b, const char *str, size_t n);
-static void iqi_json_str(gw *w, sbuf *b, const char *s);
-static void iqi_json_floats(gw *w, sbuf *b, const float *v, int n);
-static void iqi_json_sep(gw *w, sbuf *b); /* a comma unless b is empty */
-static char *iqi_gltf_dup_printf(gw *w, const char *fmt, ...) IQI_PRINTF(2, 3);
+static IQI_NOINLINE void iqi_json_printf(gw *w, sbuf *b, const char *fmt, ...) IQI_PRINTF(3, 4);
+static IQI_NOINLINE void iqi_json_str_n(gw *w, sbuf *b, const char *str, size_t n);
+static IQI_NOINLINE void iqi_json_str(gw *w, sbuf *b, const char *s);
+static IQI_NOINLINE void iqi_json_floats(gw *w, sbuf *b, const float *v, int n);
+static IQI_NOINLINE void iqi_json_sep(gw *w, sbuf *b); /* a comma unless b is empty */
+static IQI_NOINLINE char *iqi_gltf_dup_printf(gw *w, const char *fmt, ...) IQI_PRINTF(2, 3);
 static uint8_t *iqi_gltf_bin_alloc(gw *w, uint64_t n, size_t *offset);
 static float *iqi_gltf_scratch(gw *w, uint64_t floats); /* reused: valid until the next call */
 static int32_t iqi_gltf_add_view(gw *w, size_t offset, size_t length, int target);
@@ -912,7 +915,7 @@ static int iqi_gltf_write_part(gw *w, uint32_t p, int32_t root) {
         int32_t mesh = name ? iqi_gltf_write_mesh(w, p, &va, name, va.position, va.normal, NULL, 0, 0) : -1;
         if (mesh >= 0 && iqi_gltf_skinned(m)) {
             int32_t skin = write_skin(w, m, pi->joint_node);
-            pi->mesh_node = iqi_gltf_add_node(w, -1, name); /* a scene root: see iq_gltf.c's top comment */
+            pi->mesh_node = iqi_gltf_add_node(w, -1, name); /* a scene root: see the top comment */
             if (pi->mesh_node >= 0) { w->nodes[pi->mesh_node].mesh = mesh; w->nodes[pi->mesh_node].skin = skin; }
         } else if (mesh >= 0) {
             pi->rest_node = iqi_gltf_add_node(w, pi->node, name);
@@ -1041,7 +1044,7 @@ static int iqi_gltf_morph_channels(gw *w, anim_builder *ab, uint32_t c, uint32_t
 
 /* glTF animations: one per clip, with joint TRS channels, tag tracks (keys
  * between frames, since glTF slerps where the library lerps) and the morph
- * chunks' channels (iq_gltf_morph.c). */
+ * chunks' channels (the section above). */
 
 /* -- Math */
 /* Rotation of an orthonormal basis (columns x, y, z) as a unit quaternion. */
