@@ -3,7 +3,7 @@
  *   npm run fuzz -- --minutes N --only NAME */
 // seeds: tests/fixtures/q3
 // campaign seeds: ../shared/corpus/md3/openarena/models/players/sarge
-#include "iq_quake3.h"
+#include "quake3/iq_quake3.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
