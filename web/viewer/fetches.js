@@ -9,9 +9,6 @@ import { fetchBytes } from './assets.js';
 
 const entries = new Map(); // url -> { promise, holders: Set<Hold>, listeners: Set<fn>, settled }
 
-/** How many requests this module has made on the page (tests and benchmarks read it). */
-export const fetchStats = { requests: 0, bytes: 0 };
-
 function forget(url, entry) {
   if (entries.get(url) === entry && !entry.holders.size && entry.settled) entries.delete(url);
 }
@@ -28,12 +25,10 @@ export class Hold {
     if (!entry) {
       entry = { holders: new Set(), listeners: new Set(), settled: false, progress: 0 };
       entries.set(url, entry);
-      fetchStats.requests++;
       entry.promise = fetchBytes(url, (p) => {
         entry.progress = p;
         for (const listener of entry.listeners) listener(p);
       }).then((bytes) => {
-        fetchStats.bytes += bytes.length;
         entry.settled = true;
         entry.listeners.clear();
         forget(url, entry);
