@@ -482,6 +482,17 @@ test('the viewer page\'s address follows the view: model, skin, animations, over
   assert.deepEqual(opened.frames, shown.frames);
   for (const k of ['theta', 'phi', 'radius']) assert.ok(Math.abs(opened.orbit[k] - shown.orbit[k]) < 1e-3 * Math.max(1, Math.abs(shown.orbit[k])), `camera ${k}`);
   for (const k of ['x', 'y', 'z']) assert.ok(Math.abs(opened.target[k] - shown.target[k]) < 1e-2, `target ${k}`);
+  // From the shared view, the friend opens a loose model: what the link named does not stick to it.
+  await installSteps(copy);
+  const next = await copy.evaluate(async (files) => {
+    const settled = await iqDrop(files);
+    await new Promise((done) => setTimeout(done, 400));
+    return { settled, name: viewer.info?.name, search: location.search, model: viewer.getAttribute('model') };
+  }, MRFIXIT.map(([n, d]) => [n, b64(d)]));
+  assert.ok(next.settled.ok, next.settled.message);
+  assert.equal(next.name, 'mrfixit.iqm');
+  assert.equal(next.model, null);
+  assert.equal(next.search, '', 'dropped files have no address');
   assert.deepEqual(browser.errors, []);
   await copy.close();
   await page.close();
