@@ -470,6 +470,8 @@ test('the viewer page\'s address follows the view: model, skin, animations, over
   assert.equal(params.get('skin'), 'blue');
   assert.equal(params.get('legs'), 'LEGS_WALK');
   assert.equal(params.get('archives'), 'journey/pak0.pk3');
+  const embed = await page.evaluate(() => document.getElementById('embed').getAttribute('href'));
+  assert.equal(embed, `embed.html#${shown.search.slice(1)}`, 'the embed link shows the same view');
   const copy = await browser.newPage();
   await serveJourney(copy);
   await copy.goto(`${browser.base}index.html${shown.search}`);
