@@ -162,9 +162,10 @@ viewer_modules() { find web -maxdepth 2 -name '*.js' ! -name '*.min.js' ! -name 
 build_viewer_bundle() {
   local out=web/interquake-viewer.min.js
   mapfile -t modules < <(viewer_modules)
-  if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh; then return 0; fi
+  if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh \
+    && ! stale web/interquake-ui.min.js "${modules[@]}"; then return 0; fi
   if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
-  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js"
+  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js, web/interquake-ui.min.js"
   node tools/build-viewer.mjs
 }
 
@@ -391,6 +392,9 @@ size_report() {
   for f in web/viewer/shaderdraw.js web/interquake-shaders.min.js web/interquake-shaders.wasm; do
     printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (scripts only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   done
+  # Fetched only by an element with controls (controls="minimal" or "full").
+  f=web/interquake-ui.min.js
+  [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (controls only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   # Fetched only when a deflated .pk3/.zip is opened.
   for f in web/interquake-inflate.min.js node_modules/fflate/umd/index.js; do
     [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"

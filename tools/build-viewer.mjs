@@ -2,6 +2,7 @@
 //   web/interquake-viewer.min.js   the element, renderer, UI and the JS API, one file
 //   web/interquake-inflate.min.js  fflate's Inflate, fetched on the first deflated .pk3 entry
 //   web/interquake-shaders.min.js  the shader-script drawer, fetched for models with script blocks
+//   web/interquake-ui.min.js       the built-in controls, fetched when an element has controls
 // glTF export is left out of the element (a page that views models never writes them): in the
 // element, iq.writeGLB() says so with 'unsupported'; `import 'interquake'` has it. The element's
 // library is web/interquake-lite.js, over the smaller WASM builds (interquake-viewer.wasm, and
@@ -24,6 +25,14 @@ const withoutGltf = {
   },
 };
 
+// The element's import('./ui.js') becomes the separate file beside the bundle.
+const lazyControls = {
+  name: 'lazy-controls',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/ui\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './interquake-ui.min.js', external: true } : undefined));
+  },
+};
+
 const liteWasm = {
   name: 'lite-wasm',
   setup(b) {
@@ -35,7 +44,8 @@ await Promise.all([
   // fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
   // back to interquake-inflate.min.js beside it.
   build({ ...common, entryPoints: ['web/interquake-viewer.js'], outfile: 'web/interquake-viewer.min.js',
-    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, liteWasm] }),
+    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, liteWasm, lazyControls] }),
+  build({ ...common, entryPoints: ['web/viewer/ui.js'], outfile: 'web/interquake-ui.min.js', plugins: [liteWasm] }),
   build({ ...common, entryPoints: ['web/core/inflate.js'], outfile: 'web/interquake-inflate.min.js' }),
   // The drawer imports nothing: the element passes it the GL context and the library's calls.
   build({ ...common, entryPoints: ['web/viewer/shaderdraw.js'], outfile: 'web/interquake-shaders.min.js' }),

@@ -182,7 +182,14 @@ export class InterquakeViewerElement extends HTMLElement {
   toDataURL(mimeType?: string, quality?: number): string;
   /** Deterministic picture: pauses, pins `frame` (of `animation`) and the shader clock (`shaderTime`, default the frame's time, until play()), draws synchronously. */
   renderFrame(frame: number, options?: { animation?: string; part?: AnimationPart; shaderTime?: number }): void;
+  /** Re-fits the camera to what the animations playing draw (also after the user moved it). */
   updateFraming(): void;
+  /** Where the camera is, as model-viewer's: radians and model units; toString() in camera-orbit's syntax. */
+  getCameraOrbit(): { theta: number; phi: number; radius: number; toString(): string };
+  /** The point the camera orbits; toString() in camera-target's syntax. */
+  getCameraTarget(): { x: number; y: number; z: number; toString(): string };
+  /** Whether the user orbited, panned or zoomed since the model was framed (changes of animation then keep the camera). */
+  readonly cameraMoved: boolean;
   dispose(): void;
 
   addEventListener<K extends keyof ViewerEventMap>(type: K, listener: (this: InterquakeViewerElement, event: ViewerEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
@@ -201,8 +208,8 @@ export const SHOW_FLAGS: readonly ShowFlag[];
  * a boolean given as 0 or false is null (removed). What embed.html and the viewer page use.
  */
 export function optionsFromParams(params: Iterable<[string, string]>): Record<string, string | null>;
-/** Sets (or, for null, removes) each attribute of `options` on the element. */
-export function applyOptions(element: Element, options: Record<string, string | null>): void;
+/** Sets (or, for null, removes) each attribute of `options` on the element; `reset`: every other page attribute is removed first. */
+export function applyOptions(element: Element, options: Record<string, string | null>, settings?: { reset?: boolean }): void;
 
 export class ViewerError extends Error {
   readonly code: string;

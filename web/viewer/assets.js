@@ -5,7 +5,8 @@
 // Quake paths are matched the way the game matches them: case-insensitive, backslashes as slashes,
 // and, because people drop a folder from anywhere inside their game tree, by the longest tail that
 // matches (models/players/sarge/band.tga finds sarge/band.tga or band.tga). Textures also try the
-// other extensions a game would (.tga, .jpg, .png).
+// other extensions a game would (.tga, .jpg, .png) among the files; over the network a missing
+// texture costs one request, never one per guess.
 
 import { ViewerError } from './errors.js';
 import { pathKey, extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS } from '../quake3/archive.js';
@@ -30,6 +31,7 @@ export class FileSet {
     this.baseUrl = baseUrl;       // URL mode: unknown paths are fetched relative to this
     this._fetcher = fetcher;
     this._cache = new Map();
+    this.requested = [];          // URLs asked for (URL mode), in order: what a missing texture tried
   }
 
   /** Files from a picker or a drop (File objects; webkitRelativePath or a relativePath property keeps folders). */
@@ -52,9 +54,9 @@ export class FileSet {
   }
 
   /**
-   * Companion files fetched next to `url` (one request per path tried, remembered). Game paths
-   * (models/..., textures/...) are also tried from `gameRoot`: given, or the part of the URL before
-   * its models/ folder, as a game's data folder is laid out.
+   * Companion files fetched next to `url` (one request per path, remembered). Game paths
+   * (models/..., textures/...) are fetched from `gameRoot`: given, or the part of the URL before
+   * its models/ folder, as a game's data folder is laid out; other paths beside the model.
    */
   static fromUrl(url, fetcher, gameRoot = null) {
     const set = new FileSet(new Map(), { baseUrl: new URL('.', url).href, fetcher });
@@ -82,38 +84,52 @@ export class FileSet {
     return null;
   }
 
+  /** The key of `path` among the files, by exact or longest-tail match, or beside the model (`relativeTo`). */
+  _key(path, relativeTo) {
+    return this.find(path) ?? (relativeTo ? this.find(dirOf(pathKey(relativeTo)) + pathKey(path)) : null);
+  }
+
+  /**
+   * The one URL a path is asked for on the network (URL mode): a game path (with folders) from
+   * the game's root when there is one, else its file name beside the model.
+   */
+  urlOf(path) {
+    const clean = path.replace(/\\/g, '/').replace(/^\/+/, '');
+    if (this.gameRoot && clean.includes('/')) return new URL(clean, this.gameRoot).href;
+    return new URL(clean.split('/').pop(), this.baseUrl).href;
+  }
+
   /** Bytes of `path`, or null when it cannot be found. `relativeTo`: the model's own path. */
   async read(path, relativeTo = '') {
-    const key = this.find(path) ?? (relativeTo ? this.find(dirOf(pathKey(relativeTo)) + pathKey(path)) : null);
+    const key = this._key(path, relativeTo);
     if (key) return this.entries.get(key).read();
-    if (!this.baseUrl) return null;
-    // URL mode: the path from the game's root, next to the model, then its file name alone.
-    const clean = path.replace(/\\/g, '/').replace(/^\/+/, '');
-    const candidates = [clean, clean.split('/').pop()].map((c) => new URL(c, this.baseUrl).href);
-    if (this.gameRoot && clean.includes('/')) candidates.unshift(new URL(clean, this.gameRoot).href);
-    for (const url of [...new Set(candidates)]) {
-      if (!this._cache.has(url)) this._cache.set(url, this._fetcher(url).catch(() => null));
-      const bytes = await this._cache.get(url);
-      if (bytes) return bytes;
-    }
-    return null;
+    return this.baseUrl ? this._fetch(this.urlOf(path)) : null;
+  }
+
+  // One request per URL, answers (null for a failure) remembered.
+  _fetch(url) {
+    this.requested.push(url);
+    if (!this._cache.has(url)) this._cache.set(url, this._fetcher(url).catch(() => null));
+    return this._cache.get(url);
   }
 
   /**
    * An image for a material or shader name: the name itself, then the same name with each image
-   * extension. Returns { path, bytes } or null.
+   * extension, looked for among the files first; then, for a model opened by URL, one request for
+   * the first of them (`requested` lists what was asked). Returns { path, bytes } or null.
    */
   async readImage(name, relativeTo = '') {
     if (!name) return null;
     const clean = name.replace(/\\/g, '/');
     const base = withoutExtension(clean);
-    const tried = [clean, ...IMAGE_EXTENSIONS.map((e) => `${base}.${e}`)];
-    for (const path of [...new Set(tried)]) {
-      if (!IMAGE_EXTENSIONS.includes(extensionOf(path))) continue;
-      const bytes = await this.read(path, relativeTo);
-      if (bytes) return { path, bytes };
+    const tried = [...new Set([clean, ...IMAGE_EXTENSIONS.map((e) => `${base}.${e}`)])].filter((p) => IMAGE_EXTENSIONS.includes(extensionOf(p)));
+    for (const path of tried) {
+      const key = this._key(path, relativeTo);
+      if (key) return { path, bytes: await this.entries.get(key).read() };
     }
-    return null;
+    if (!this.baseUrl || !tried.length) return null;
+    const bytes = await this._fetch(this.urlOf(tried[0]));
+    return bytes ? { path: tried[0], bytes } : null;
   }
 }
 

@@ -11,6 +11,8 @@ const DEFAULT_YAW = 35 * DEG;
 const DEFAULT_PITCH = 12 * DEG;
 const AUTO_ROTATE_DELAY_MS = 3000; // after the user moved the camera
 const AUTO_ROTATE_PER_SECOND = 30 * DEG;
+const MARGIN = 0.08;      // of the view's half-height (and half-width) left free around the framed box
+const FIT_YAWS = 16;      // the box is framed from this many directions round Z, so orbiting keeps it whole
 const LENGTH_UNITS = { m: 1, cm: 0.01, mm: 0.001 }; // model-viewer's; a model unit counts as a metre
 
 // The camera attributes in model-viewer's syntax. Each parser returns null for "auto" (or absent)
@@ -72,6 +74,10 @@ export class OrbitCamera {
     this.target = [0, 0, 0];
     this.center = [0, 0, 0];       // of the framed box: what "auto" targets
     this.fitRadius = 1;
+    this.box = { min: [-1, -1, -1], max: [1, 1, 1] }; // the framed box
+    this.aspect = 1;               // the canvas's, as last drawn: the fit depends on it
+    this.fitted = true;            // the distance follows the fit (auto or % radius, not zoomed by the user)
+    this.userMoved = false;        // the user orbited, panned or zoomed since the last fit
     this.fov = DEFAULT_FOV;        // vertical, radians
     this.orbit = { theta: null, phi: null, radius: null }; // camera-orbit, parsed (null: auto)
     this.targetSpec = [null, null, null];                  // camera-target, parsed
@@ -82,24 +88,55 @@ export class OrbitCamera {
   /** Frames `bounds` ({ min, max }), then places the camera as camera-orbit and camera-target say. */
   fit(bounds) {
     const { min, max } = sane(bounds);
+    this.box = { min: [...min], max: [...max] };
     this.center = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
     this.fitRadius = Math.max(Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]) / 2, 1e-3);
+    this.userMoved = false;
     this.applyTarget();
     this.applyOrbit();
   }
 
-  /** The distance that frames the model at this field of view (camera-orbit's "auto" and 100%). */
+  /**
+   * The distance that frames the model (camera-orbit's "auto" and 100%): the nearest at which every
+   * corner of the framed box is inside the view with MARGIN to spare, vertically and horizontally
+   * (this.aspect), seen at the current pitch from FIT_YAWS directions round Z and the current one,
+   * so the model stays whole while it turns.
+   */
   autoDistance() {
-    return (this.fitRadius / Math.sin(this.fov / 2)) * 0.9; // the box's sphere is loose: frame a little tighter
+    const tanV = Math.tan(this.fov / 2) * (1 - MARGIN);
+    const tanH = tanV * this.aspect;
+    const { min, max } = this.box;
+    const corners = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [0, 1, 2].map((k) => ((i >> k) & 1 ? max[k] : min[k]) - this.target[k]));
+    const cp = Math.cos(this.pitch);
+    const sp = Math.sin(this.pitch);
+    let distance = 1e-3;
+    for (let i = 0; i <= FIT_YAWS; i++) {
+      const yaw = i === FIT_YAWS ? this.yaw : (i * 2 * Math.PI) / FIT_YAWS;
+      const toEye = [cp * Math.cos(yaw), cp * Math.sin(yaw), sp];
+      const right = [-Math.sin(yaw), Math.cos(yaw), 0];
+      const up = [-sp * Math.cos(yaw), -sp * Math.sin(yaw), cp];
+      for (const q of corners) {
+        const depth = q[0] * toEye[0] + q[1] * toEye[1] + q[2] * toEye[2]; // towards the eye
+        const x = q[0] * right[0] + q[1] * right[1];
+        const y = q[0] * up[0] + q[1] * up[1] + q[2] * up[2];
+        distance = Math.max(distance, depth + Math.abs(y) / tanV, depth + Math.abs(x) / tanH);
+      }
+    }
+    return distance;
   }
 
+  /** The distance the orbit's radius asks for (auto, a percentage of the fit, or a length). */
+  _orbitDistance() {
+    const r = this.orbit.radius;
+    return !r ? this.autoDistance() : r.percent ? this.autoDistance() * r.value : r.value;
+  }
   /** Puts the camera where `orbit` says (theta around Z from +X, phi from the +Z pole, as model-viewer). */
   applyOrbit(orbit = this.orbit) {
     this.orbit = orbit;
     this.yaw = orbit.theta ?? DEFAULT_YAW;
     this.pitch = orbit.phi === null ? DEFAULT_PITCH : Math.PI / 2 - orbit.phi;
-    const r = orbit.radius;
-    this.distance = !r ? this.autoDistance() : r.percent ? this.autoDistance() * r.value : r.value;
+    this.fitted = !orbit.radius || orbit.radius.percent;
+    this.distance = this._orbitDistance();
   }
 
   applyTarget(target = this.targetSpec) {
@@ -109,12 +146,24 @@ export class OrbitCamera {
 
   /** A new field of view keeps the framing of an auto or percentage radius (and the user's zoom). */
   setFieldOfView(fov) {
-    if (!this.orbit.radius || this.orbit.radius.percent) this.distance *= Math.sin(this.fov / 2) / Math.sin(fov / 2);
+    const old = this.fov;
     this.fov = fov;
+    if (this.fitted) this.distance = this._orbitDistance();
+    else if (!this.orbit.radius || this.orbit.radius.percent) this.distance *= Math.tan(old / 2) / Math.tan(fov / 2);
+  }
+
+  /** The user moved the camera: the distance stays where it is, and changes of animation no longer re-fit. */
+  held() {
+    this.fitted = false;
+    this.userMoved = true;
   }
 
   /** { viewProjection, eye, light, axes } for a canvas aspect ratio. */
   matrices(aspect) {
+    if (aspect > 0 && Number.isFinite(aspect) && aspect !== this.aspect) {
+      this.aspect = aspect;
+      if (this.fitted) this.distance = this._orbitDistance(); // a resized view keeps the model framed
+    }
     const cp = Math.cos(this.pitch);
     const eye = [
       this.target[0] + this.distance * cp * Math.cos(this.yaw),
@@ -155,6 +204,7 @@ export function attachCameraControls(viewer, canvas) {
   const pointers = new Map();
   let pinch = 0;
   const moved = () => {
+    viewer._camera.held();
     viewer._camera.autoRotateHold = performance.now();
     viewer._emit('camera-change', { source: 'user-interaction' });
     viewer._invalidate();

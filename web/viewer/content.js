@@ -110,6 +110,14 @@ async function buildPlayer(iq, input, options) {
       player = load({ skin });
     } else throw err;
   }
+  if (skin && !player.skins.some((s) => s.toLowerCase() === skin.toLowerCase())) {
+    // A skin this player lacks (the page's skin="leth" on a player without it): its default skin,
+    // with a warning, rather than three missing .skin files.
+    loadWarnings.push({ code: 'invalid_argument', message: `this player has no skin '${skin}' (it has: ${player.skins.join(', ') || 'none'}): its default skin is shown` });
+    const keptWeapon = player.weapon ? weapon : undefined;
+    player.dispose();
+    player = load({ weapon: keptWeapon });
+  }
   try {
     const content = {
       format: 'md3', name: folder.split('/').pop() || 'player', player, choices: input.models ?? [folder], playerSource: source, playerFolder: folder,

@@ -7,8 +7,9 @@
 import { init } from '../interquake.js';
 import { ATTRIBUTE_NAMES, SHOW_FLAGS, defineAttributeProperties, setOrRemove } from './attributes.js';
 import { poseContent } from './clock.js';
-import { findAnimation, framesOf, gesturesOf, loopFor, pause, play, playGesture, seek, seekFrame, setAnimation, startTracks, step, trackFor } from './playback.js';
+import { Playback } from './playback.js';
 import { resolveInput } from './sources.js';
+import { Hold } from './fetches.js';
 import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf, prepareShaders } from './content.js';
 import { OrbitCamera, attachCameraControls } from './camera.js';
 import { reactToAttribute } from './reactions.js';
@@ -17,12 +18,21 @@ import { drawnBounds, sane } from './framing.js';
 import { acquireRenderer, releaseRenderer, present } from './context.js';
 import { parseLightDirection } from './renderer.js';
 import { Ticker } from './ticker.js';
-import { buildControls } from './ui.js';
+
+// The built-in controls (ui.js) load when an element first asks for them: a page without controls
+// never downloads them (the one-file element fetches interquake-ui.min.js from beside itself:
+// tools/build-viewer.mjs; bundlers split the literal import into a chunk).
+let controlsModule = null;
+const loadControls = () => (controlsModule ??= import('./ui.js').catch((err) => { controlsModule = null; throw err; }));
 import { ViewerError, asError } from './errors.js';
-import { Stage, parseColor } from './stage.js';
+import { Stage, parseColor, DEFAULT_BACKGROUND } from './stage.js';
 
 export { ViewerError, geometryOf, summarize, SHOW_FLAGS };
-const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
+
+// Attributes that describe a choice among what one content offers. Set by the built-in controls or
+// by a method (setSkin), they belong to that content and are forgotten when other content opens;
+// set by the page, they keep applying (docs/VIEWER.md, "State").
+export const CONTENT_CHOICES = ['model', 'skin', 'team', 'weapon', 'lod'];
 const DEFAULT_LABEL = '3D model';
 
 // Importing this file (in Node, a test runner, server-side rendering) touches no DOM: the base
@@ -37,10 +47,19 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._renderer = null;
     this._bitmap = null;          // set when the page's shared context draws for this element
     this._content = null;         // what is loaded (content.js)
-    this._tracks = [];            // playback clocks: one ('both') or two ('legs', 'torso')
-    this._paused = true;
+    // The play heads (one 'both', or a player's 'legs' and 'torso') and paused: playback.js.
+    this._playback = new Playback(() => this._playSettings(), {
+      emit: (type, detail) => this._emit(type, detail),
+      changed: (rebuild) => { this._invalidate(); this._ui?.update(rebuild); },
+      progressed: () => this._ui?.update(),
+      animationChanged: () => this._refit(),
+      stopped: () => this._ticker.stop(),
+    });
     this._loadTicket = 0;
     this._loading = null;
+    this._hold = null;            // the downloads the content was built from (fetches.js)
+    this._choices = new Set();    // CONTENT_CHOICES set for the content shown (by the controls or a method)
+    this._quiet = false;          // attribute changes the element makes itself that must not react
     this._camera = new OrbitCamera();
     this._ticker = new Ticker(this);
     this._ui = null;
@@ -72,14 +91,21 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._ticker.disconnect();
     this._loadTicket++;
     this._loading = null;
-    this._paused = true;
     this._disposeContent();
+    this._releaseDownloads();
     releaseRenderer(this, this._renderer, this._bitmap);
     this._renderer = null;
   }
 
   attributeChangedCallback(name, oldValue, value) {
-    if (oldValue === value) return;
+    if (oldValue === value || this._quiet) return;
+    if (this._choosing) this._choices.add(name);
+    else this._choices.delete(name); // the page set it: the page's from now on
+    if (name === 'src' && value === null && this._source === oldValue) {
+      // No src: the next one is new content, even at the same address (embed.html's new hash).
+      this._forgetChoices();
+      this._source = null;
+    }
     reactToAttribute(this, name, value);
     this._ui?.update();
   }
@@ -89,7 +115,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   get skin() { return this._content?.player ? this._content.skin : this.getAttribute('skin'); }
   set skin(v) { setOrRemove(this, 'skin', v); }
   /** The animation playing (of a non-player model); before load, the attribute. */
-  get animationName() { return this._trackFor('both')?.animation?.name ?? this.getAttribute('animation-name'); }
+  get animationName() { return this._playback.trackFor('both')?.animation?.name ?? this.getAttribute('animation-name'); }
   set animationName(v) { setOrRemove(this, 'animation-name', v); }
 
   // ---- read-only state
@@ -110,7 +136,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   get tags() { return this._content?.tags ?? []; }
   get missingFiles() { return this._content?.missingFiles ?? []; }
   get warnings() { return this._content?.warnings ?? []; }
-  get paused() { return this._paused; }
+  get paused() { return this._playback.paused; }
   /** Seconds of one pass or period of the current animation in its loop mode (the legs' for a player), from the C. */
   get duration() { return this._mainTrack()?.duration ?? 0; }
   get frameCount() { return this._mainTrack()?.frameCount ?? 0; }
@@ -124,7 +150,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
    * { animation, frame (fractional, inside the animation), globalFrame (the model's frame shown),
    * frameCount, time, duration, loop, finished }, all as the C answers them.
    */
-  get frames() { return framesOf(this); }
+  get frames() { return this._playback.frames(); }
 
   // ---- methods
 
@@ -135,6 +161,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
    */
   load(source, options = {}) {
     const ticket = ++this._loadTicket;
+    if (source !== this._source) this._forgetChoices(); // other content: what was chosen for the old one goes
     this._source = source; // the `model` attribute picks again from the same source
     this._sourceOptions = options;
     const job = this._load(source, options, ticket);
@@ -145,34 +172,41 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   play(options = {}) {
     this._shaderPin = null; // renderFrame() held the shader clock; playing lets it run again
-    play(this, options);
+    if (!this._content) return;
+    if (options.repetitions === 1) this.loop = 'once';
+    if (options.pingpong) this.loop = 'pingpong';
+    if (this._playback.paused) this._ticker.lastTick = 0;
+    this._playback.play();
   }
 
-  pause() { pause(this); }
+  pause() { this._playback.pause(); }
 
   /** Puts every part's play head at `seconds` from its animation's start. */
-  seek(seconds) { seek(this, seconds); }
+  seek(seconds) { this._playback.seek(seconds); }
 
   /** Puts the play head on frame `n` of the current animation (0-based, fractions allowed); `part`: one part only. */
-  seekFrame(n, options) { seekFrame(this, n, options); }
+  seekFrame(n, options) { this._playback.seekFrame(n, options); }
 
   /** Pauses and moves `n` whole frames (negative: back), wrapping in repeat mode; `part`: one part only. */
-  step(n, options) { step(this, n, options); }
+  step(n, options) { this._playback.step(n, options); }
 
   /**
    * Plays animation `name` (from availableAnimations) on `part` ('both', 'legs' or 'torso'; Quake 3
    * names pick their part themselves), crossfading for `crossfade` ms.
    */
-  setAnimation(name, options) { setAnimation(this, name, options); }
+  setAnimation(name, options) { this._playback.setAnimation(name, options); }
 
   /** The torso animations a player can play once as a gesture (TORSO_GESTURE, TORSO_ATTACK, ...). */
-  get availableGestures() { return gesturesOf(this); }
+  get availableGestures() { return this._playback.gestures(); }
 
   /**
    * Plays a torso animation once (default TORSO_GESTURE), then returns the torso to TORSO_STAND, as
    * the game does after a gesture or an attack. Starts playback if paused.
    */
-  playGesture(name) { playGesture(this, name); }
+  playGesture(name) {
+    if (this._playback.paused) this._ticker.lastTick = 0;
+    this._playback.playGesture(name);
+  }
 
   /** Switches a Quake 3 player's skin (one of availableSkins). */
   async setSkin(name) {
@@ -180,7 +214,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     if (!c?.player) throw new ViewerError('invalid_argument', 'setSkin() needs a Quake 3 player');
     if (!c.skins.includes(name)) throw new ViewerError('invalid_argument', `no skin '${name}' (this player has: ${c.skins.join(', ')})`);
     this._skinRequested = name; // the attribute change below must not switch again
-    if (this.getAttribute('skin') !== name) this.setAttribute('skin', name);
+    if (this.getAttribute('skin') !== name) this._choose('skin', name);
     const iq = await this._library();
     await applySkin(iq, c, name, (texture) => this._renderer?.release(texture));
     await prepareShaders(iq, c, this._renderer);
@@ -209,7 +243,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   renderFrame(frame, { animation, part, shaderTime } = {}) {
     this.pause();
     if (animation !== undefined) this.setAnimation(animation, { part, crossfade: 0 });
-    for (const track of this._tracks) track.fade = null;
+    this._playback.settle();
     this.seekFrame(frame, { part });
     // The shader clock is held too (default: the frame's time), so the picture is reproducible.
     this._shaderPin = Number.isFinite(shaderTime) ? shaderTime : this.currentTime;
@@ -217,9 +251,30 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._renderNow();
   }
 
+  /**
+   * Where the camera is, as model-viewer's getCameraOrbit(): { theta, phi (radians), radius (model
+   * units), toString() } in camera-orbit's syntax ("35deg 78deg 120.5m"), so a page can put it back.
+   */
+  getCameraOrbit() {
+    const c = this._camera;
+    const orbit = { theta: c.yaw, phi: Math.PI / 2 - c.pitch, radius: c.distance };
+    const deg = (r) => `${+((r * 180) / Math.PI).toFixed(2)}deg`;
+    orbit.toString = () => `${deg(orbit.theta)} ${deg(orbit.phi)} ${+orbit.radius.toPrecision(5)}m`;
+    return orbit;
+  }
+
+  /** The point the camera orbits, as model-viewer's getCameraTarget(): { x, y, z, toString() } ("0m 1.5m 24m"). */
+  getCameraTarget() {
+    const [x, y, z] = this._camera.target;
+    return { x, y, z, toString: () => [x, y, z].map((v) => `${+v.toPrecision(5)}m`).join(' ') };
+  }
+
+  /** Whether the user moved the camera (orbit, pan, zoom) since the model was framed. */
+  get cameraMoved() { return this._camera.userMoved; }
+
   /** Re-fits the camera to the model. */
   updateFraming() {
-    if (this._content) this._fitCamera(this._content.bounds);
+    this._refit(true);
     this._invalidate();
   }
 
@@ -228,6 +283,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._loadTicket++;
     this._ticker.stop();
     this._disposeContent();
+    this._releaseDownloads();
     releaseRenderer(this, this._renderer, this._bitmap);
     this._renderer = null;
     this._ui?.update(true);
@@ -235,10 +291,45 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   // ---- loading
 
+  // src, archives and model set together (in HTML, or one after another from script) make one
+  // load: the load waits for the end of the current task's attribute changes.
   _loadFromAttribute() {
-    const src = this.src;
-    if (!src) return;
-    this.load(src).catch(() => {}); // reported through the error event and the message
+    if (this._attributeLoad) return;
+    this._attributeLoad = true;
+    queueMicrotask(() => {
+      this._attributeLoad = false;
+      const src = this.src;
+      if (!src || !this.isConnected) return;
+      this.load(src).catch(() => {}); // reported through the error event and the message
+    });
+  }
+
+  // The `model` attribute changed: the same source, another of its models (the other choices made
+  // for the old model are forgotten: a skin one player has, another may lack).
+  _pickModel(value) {
+    this._forgetChoices(['model']);
+    if (this._attributeLoad || this._source == null || !this.isConnected) return; // a load on its way reads it
+    if (this._source === this.src) this._loadFromAttribute();
+    else this.load(this._source, { ...this._sourceOptions, model: value }).catch(() => {});
+  }
+
+  /** Sets attribute `name` as a choice for the content shown (the controls, setSkin): forgotten with it. */
+  _choose(name, value) {
+    this._choosing = true;
+    try { setOrRemove(this, name, value); } finally { this._choosing = false; }
+  }
+
+  // Removes the choices made for the content shown (but those in `keep`), without reacting.
+  _forgetChoices(keep = []) {
+    const names = [...this._choices].filter((n) => !keep.includes(n));
+    this._quiet = true;
+    try { for (const name of names) { this.removeAttribute(name); this._choices.delete(name); } } finally { this._quiet = false; }
+    this._skinRequested = undefined;
+  }
+
+  _releaseDownloads() {
+    this._hold?.release();
+    this._hold = null;
   }
 
   async _library() {
@@ -252,19 +343,28 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   async _load(source, options, ticket) {
     this._showMessage(null);
     this._progress(0);
+    const hold = new Hold(); // what this load downloads, kept while its content is shown
     try {
       if (!this._renderer) this._createRenderer();
       if (this._rendererError) throw this._rendererError;
       const iq = await this._library();
-      const onProgress = (p) => { this._progress(p * 0.9); this._emit('progress', { totalProgress: p * 0.9 }); };
+      // Only the newest load moves the bar: a superseded one still downloading must not.
+      const onProgress = (p) => {
+        if (ticket !== this._loadTicket) return;
+        this._progress(p * 0.9);
+        this._emit('progress', { totalProgress: p * 0.9 });
+      };
       const model = options.model ?? this.getAttribute('model');
-      const input = await resolveInput(this, iq, source, { ...options, model }, onProgress);
-      if (ticket !== this._loadTicket) return;
+      const input = await resolveInput(this, iq, source, { ...options, model }, onProgress, hold);
+      if (ticket !== this._loadTicket) { hold.release(); return; }
       const content = await buildContent(iq, input, this._buildOptions(options));
       await prepareShaders(iq, content, this._renderer);
-      if (ticket !== this._loadTicket) { disposeContent(content, this._renderer); return; }
+      await this._controlsReady;
+      if (ticket !== this._loadTicket) { disposeContent(content, this._renderer); hold.release(); return; }
       content.choice = input.choice ?? null; // which of availableModels this is (the model picker shows it)
       this._setContent(content);
+      this._hold?.release(); // after the new content holds what it shares with the old one
+      this._hold = hold;
       this._progress(1);
       this._emit('progress', { totalProgress: 1 });
       this._emit('load', {
@@ -273,10 +373,12 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
       });
       this._autoplay(); // after load: `play` never comes before `load`
     } catch (err) {
+      hold.release();
       if (ticket !== this._loadTicket) return;
       const error = asError(err);
       this._progress(1);
       this._disposeContent();
+      this._releaseDownloads();
       this._fail(error);
       this._ui?.update(true);
       throw error;
@@ -294,20 +396,13 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     const c = this._content;
     if (!c?.player) return;
     const iq = await this._library();
-    const state = this._tracks.map((t) => ({ part: t.part, animation: t.animation?.name, time: t.time }));
+    const state = this._playback.snapshot();
     const input = { archive: c.playerSource, player: c.playerFolder, files: null, models: c.choices, warnings: c.sourceWarnings };
     const content = await buildContent(iq, input, this._buildOptions());
     await prepareShaders(iq, content, this._renderer);
     content.choice = c.choice;
     this._setContent(content);
-    for (const s of state) {
-      const track = this._trackFor(s.part);
-      const animation = s.animation && this._findAnimation(s.animation, s.part);
-      if (track && animation) {
-        track.start(animation, { speed: this.timeScale, loop: this._loopFor(animation) });
-        track.seek(s.time);
-      }
-    }
+    this._playback.restore(state);
     this._autoplay();
     this._invalidate();
   }
@@ -317,42 +412,42 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._content = content;
     this._shaderClock = 0;
     this._shaderPin = null;
-    startTracks(this, content);
+    this._playback.start(content);
     const frame = this.getAttribute('frame');
-    if (frame !== null) for (const track of this._tracks) track.seekFrame(Number(frame) || 0);
-    content.bounds = sane(drawnBounds(content, this._tracks));
+    if (frame !== null) this._playback.seekFrame(Number(frame) || 0);
+    content.bounds = sane(drawnBounds(content, this._playback.tracks));
     this._fitCamera(content.bounds);
-    this._paused = true;
     this._ui?.update(true);
     this._invalidate();
   }
 
   _autoplay() {
-    if (this._content && this.autoplay && this._tracks.some((t) => t.animation)) this.play();
+    if (this._content && this.autoplay && this._playback.hasAnimation) this.play();
   }
 
   _disposeContent() {
     if (!this._content) return;
     disposeContent(this._content, this._renderer);
     this._content = null;
-    this._tracks = [];
+    this._playback.clear();
   }
 
   // ---- animation helpers
 
-  // Track helpers (playback.js); ui.js reads _mainTrack and _trackFor.
-  _findAnimation(name, part) { return findAnimation(this, name, part); }
-  _trackFor(part) { return trackFor(this, part); }
-  _mainTrack() { return this._tracks[0] ?? null; }
-  _loopFor(animation) { return loopFor(this, animation); }
+  // What playback.js reads of the attributes.
+  _playSettings() {
+    return {
+      timeScale: this.timeScale, loop: this.loop, crossfadeMs: this.animationCrossfadeDuration, q3Transition: this.q3Transition,
+      wanted: (part) => this.getAttribute(part === 'legs' ? 'legs-animation' : part === 'torso' ? 'torso-animation' : 'animation-name'),
+    };
+  }
+
+  // Track helpers; ui.js reads _mainTrack and _trackFor.
+  _trackFor(part) { return this._playback.trackFor(part); }
+  _mainTrack() { return this._playback.main; }
 
   _setAnimationQuiet(name, part) {
     try { this.setAnimation(name, { part }); } catch (err) { this._emit('error', { type: 'invalidattribute', code: err.code, message: err.message }); }
-  }
-
-  _timeChanged() {
-    this._invalidate();
-    this._ui?.update();
   }
 
   _invalidate() {
@@ -416,7 +511,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
       this._tagLabels?.replaceChildren();
       return;
     }
-    poseContent(c, this._tracks, this.interpolate);
+    poseContent(c, this._playback.tracks, this.interpolate);
     this._drawCount++;
     const show = this.show;
     const overlays = overlayLines(c, show, this._camera);
@@ -447,6 +542,16 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._camera.fit(bounds);
   }
 
+  // Frames what the animations now playing draw (framing.js: every part's vertices over their
+  // frames, weapons on tags included); on a change of animation only while the user has not moved
+  // the camera (`force`: updateFraming(), double-click).
+  _refit(force = false) {
+    const c = this._content;
+    if (!c || (!force && this._camera.userMoved)) return;
+    c.bounds = sane(drawnBounds(c, this._playback.tracks));
+    this._fitCamera(c.bounds);
+  }
+
   _cameraChanged() {
     this._emit('camera-change', { source: 'none' });
     this._invalidate();
@@ -468,12 +573,20 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   // ---- UI
 
+  // Builds the controls the attribute asks for; `_controlsReady` settles when they are there (a
+  // load waits for it, so `load` fires with the controls showing the new model).
   _applyControls() {
     const mode = this.controls;
-    if (this._ui && this._ui.mode === mode) return;
+    if (this._ui?.mode === mode || (!this._ui && mode === 'none')) return this._controlsReady;
     this._ui?.remove();
-    this._ui = mode === 'none' ? null : buildControls(this, mode, this._view.stage);
-    this._ui?.update(true);
+    this._ui = null;
+    if (mode === 'none') return (this._controlsReady = Promise.resolve());
+    this._controlsReady = loadControls().then(({ buildControls }) => {
+      if (this.controls !== mode || this._ui) return;
+      this._ui = buildControls(this, mode, this._view.stage);
+      this._ui.update(true);
+    }, (err) => console.warn(`<interquake-viewer> the controls did not load: ${err.message}`));
+    return this._controlsReady;
   }
 
   _progress(value) { this._view.progress(value); }

@@ -117,7 +117,8 @@ export function placeLabels(layer, labels, viewProjection, width, height) {
       moved = false;
       for (const o of done) {
         const apart = (l.height + o.height) / 2;
-        if (Math.abs(l.mid - o.mid) < apart && l.left < o.left + o.width && o.left < l.left + l.width) {
+        // (less a little: o.mid + apart - o.mid can round below apart, which would move it forever)
+        if (Math.abs(l.mid - o.mid) < apart - 1e-3 && l.left < o.left + o.width && o.left < l.left + l.width) {
           l.mid = o.mid + apart;
           moved = true;
         }

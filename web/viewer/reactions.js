@@ -46,10 +46,7 @@ export function reactToAttribute(viewer, name, value) {
       if (viewer._content && value !== null) viewer.play();
       break;
     case 'loop':
-      for (const track of viewer._tracks) {
-        track.loop = viewer._loopFor(track.animation);
-        track.seek(track.time); // the same time in the new mode (clamped to the pass in once mode)
-      }
+      viewer._playback.reloop();
       viewer._invalidate();
       break;
     case 'frame':
@@ -59,7 +56,7 @@ export function reactToAttribute(viewer, name, value) {
       viewer._applyControls();
       break;
     case 'model':
-      if (viewer._source != null && viewer.isConnected) viewer.load(viewer._source, { ...viewer._sourceOptions, model: value }).catch(() => {});
+      viewer._pickModel(value);
       break;
     case 'camera-orbit':
       viewer._camera.applyOrbit(cameraAttribute(name, value));

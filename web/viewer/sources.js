@@ -4,24 +4,27 @@
 // { files: FileSet, main: { path, bytes, kind } | null, player?: folder, archive?, warnings? }.
 
 import { findPlayers, pathKey } from '../quake3/archive.js';
-import { FileSet, sniff, fetchBytes, extensionOf, rerootPlayerFiles, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from './assets.js';
+import { FileSet, sniff, extensionOf, rerootPlayerFiles, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from './assets.js';
 import { ViewerError } from './errors.js';
 
 export const MAX_DROPPED_BYTES = 512 << 20; // dropped files read into memory whole (a player's, loose files beside pk3s)
 
-/** Resolves `source` (see load()) with the library `iq`; `onProgress(0..1)` while downloading. */
-export async function resolveInput(viewer, iq, source, options, onProgress) {
+/**
+ * Resolves `source` (see load()) with the library `iq`; `onProgress(0..1)` while downloading.
+ * URLs are fetched through `hold` (fetches.js): once per page while the content holds them.
+ */
+export async function resolveInput(viewer, iq, source, options, onProgress, hold) {
   if (typeof source === 'string' || source instanceof URL) {
     const url = new URL(String(source), document.baseURI);
     // `archives`: more .pk3 URLs joined with an archive src (a mod's player with the game's pak0.pk3).
     const others = (viewer.getAttribute('archives') || '').split(/\s+/).filter(Boolean).map((u) => new URL(u, document.baseURI));
     const share = 1 / (1 + others.length);
-    const bytes = await fetchBytes(url.href, (p) => onProgress(p * share));
+    const bytes = await hold.get(url.href, (p) => onProgress(p * share));
     const path = decodeURIComponent(url.pathname.split('/').pop() || 'model');
     const kind = options.format && options.format !== 'auto' ? options.format : sniff(bytes, path);
-    if (kind === 'archive' && others.length) return mountFetched(viewer, iq, { url, bytes, path }, others, (i, p) => onProgress((i + 1 + p) * share), options);
+    if (kind === 'archive' && others.length) return mountFetched(viewer, iq, { url, bytes, path }, others, (i, p) => onProgress((i + 1 + p) * share), options, hold);
     if (kind === 'archive') return chooseInArchive(iq, await openArchive(viewer, iq, bytes, path), path, options);
-    const files = FileSet.fromUrl(url.href, (u) => fetchBytes(u), viewer.getAttribute('base-url'));
+    const files = FileSet.fromUrl(url.href, (u) => hold.get(u), viewer.getAttribute('base-url'));
     return { files, main: { path, bytes, kind } };
   }
   let files;
@@ -142,13 +145,13 @@ async function mountDropped(viewer, iq, files, archives, options) {
 
 // An archive src and the `archives` URLs, joined as dropped archives are (mountDropped): one that
 // cannot be fetched or opened is a warning, src's own failure the error.
-async function mountFetched(viewer, iq, main, others, onProgress, options) {
+async function mountFetched(viewer, iq, main, others, onProgress, options, hold) {
   const opened = [await openArchive(viewer, iq, main.bytes, main.path)];
   const warnings = [];
   for (const [i, url] of others.entries()) {
     const path = decodeURIComponent(url.pathname.split('/').pop() || 'archive');
     try {
-      opened.push(await openArchive(viewer, iq, await fetchBytes(url.href, (p) => onProgress(i, p)), path));
+      opened.push(await openArchive(viewer, iq, await hold.get(url.href, (p) => onProgress(i, p)), path));
     } catch (err) {
       warnings.push({ code: err.code || 'fetch_failed', message: `${err.message}; ${main.path} is used without it`, file: url.href });
     }

@@ -3,7 +3,7 @@
 
 // The shadow DOM's markup, made into a <template> on first use (importing this file touches no DOM).
 const MARKUP = `<style>
-:host { display: block; position: relative; width: 300px; height: 300px; overflow: hidden; contain: strict;
+:host { display: block; position: relative; width: 300px; height: 300px; overflow: hidden; contain: strict; container-type: size;
   --accent-color: #e0a030; --controls-background: rgba(20, 22, 26, 0.82); --progress-bar-color: var(--accent-color);
   --progress-bar-height: 3px; font: 13px/1.3 system-ui, sans-serif; color-scheme: dark; }
 :host([hidden]) { display: none; }
@@ -59,6 +59,9 @@ export class Stage {
     text.append(title, error.message);
   }
 }
+
+/** The clear colour without a background attribute (dark grey), [r, g, b, a] in 0..1. */
+export const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
 
 let colorContext = null;
 // Any CSS colour to [r, g, b, a] in 0..1; null for none.

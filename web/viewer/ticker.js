@@ -46,42 +46,22 @@ export class Ticker {
     } catch (err) {
       // A failure while drawing (a driver refusing a shader, say) is shown once, not thrown every frame.
       const error = asError(err);
-      v._paused = true;
+      v._playback.halt();
       v._fail(error, 'renderfailure');
       return;
     }
     if (this.animating()) this.schedule();
   }
 
-  /** Moves every track; fires loop/finished; pauses when every part has finished. */
+  /** Moves the play heads (the element's Playback: loop, finished, pause and timeupdate events). */
   advance(dt) {
-    const v = this.viewer;
-    const tracks = v._tracks;
-    if (v._paused || !dt) {
-      if (tracks.some((t) => t.fade)) for (const t of tracks) t.advance(dt, 0);
-      return;
-    }
-    const speed = v.timeScale;
-    let finished = 0;
-    for (const track of tracks) {
-      for (const event of track.advance(dt, speed)) v._emit(event.type, event.detail);
-      // A gesture (playGesture) that has played once goes back to what the part stands in.
-      if (track.finished && track.returnTo) v.setAnimation(track.returnTo, { part: track.part });
-      if (track.finished || !track.animation) finished++;
-    }
-    if (finished === tracks.length) {
-      v._paused = true;
-      v._emit('pause');
-    } else if (this.visible) {
-      v._emit('timeupdate', { time: v.currentTime, frame: v.currentFrame, part: v._mainTrack()?.part });
-    }
-    v._ui?.update();
+    this.viewer._playback.advance(dt, this.visible);
   }
 
   animating() {
     const v = this.viewer;
     if (!this.visible || !v._content) return false;
-    return !v._paused || (v.autoRotate && !v._camera.autoRotateFrozen) || v._tracks.some((t) => t.fade) || v._shaderClockRuns();
+    return v._playback.moving || (v.autoRotate && !v._camera.autoRotateFrozen) || v._shaderClockRuns();
   }
 
   observe() {

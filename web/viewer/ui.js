@@ -1,10 +1,11 @@
 // The element's built-in controls (controls="minimal" or "full"), inside its shadow root.
-// They only call the element's public methods and read its public state, so they double as a
+// They call the element's public methods and read its public state (and _choose, which marks a pick as
 // check that the public API is enough to build a full viewer.
 
 import { LOOP_MODES } from './clock.js';
 import { SHOW_FLAGS } from './attributes.js';
 import { parseLightDirection } from './renderer.js';
+import { parseColor, DEFAULT_BACKGROUND } from './stage.js';
 const SPEEDS = [0.1, 0.25, 0.5, 1, 1.5, 2, 4];
 
 // Icons as inline SVG: glyphs like ▶ are missing from many fonts.
@@ -13,6 +14,8 @@ const ICON = {
   pause: 'M3 2h3.5v12H3zM9.5 2H13v12H9.5z',
   back: 'M3 2h2v12H3zM14 2L6 8l8 6z',
   forward: 'M11 2h2v12h-2zM2 2l8 6-8 6z',
+  more: 'M2 4h12v1.6H2zM2 7.2h12v1.6H2zM2 10.4h12V12H2z',
+  fullscreen: 'M2 2h4.5v1.6H3.6v2.9H2zM9.5 2H14v4.5h-1.6V3.6H9.5zM2 9.5h1.6v2.9h2.9V14H2zM12.4 9.5H14V14H9.5v-1.6h2.9z',
 };
 const icon = (name) => {
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -28,21 +31,31 @@ const icon = (name) => {
 };
 
 const STYLE = `
-.controls { background: var(--controls-background); color: #e8e8ea; padding: 6px 8px; display: flex; flex-direction: column; gap: 5px;
+.controls { background: var(--controls-background); color: #e8e8ea; padding: 4px 6px; display: flex; flex-direction: column; gap: 4px;
   user-select: none; }
+/* The settings panel (controls="full") takes at most a third of the element and scrolls; it starts
+   open only on large elements (the host is the container) and the "more" button folds it. */
+.panel { display: none; flex-direction: column; gap: 4px; max-height: 33cqh; overflow: auto; }
+@container (min-width: 720px) and (min-height: 640px) { .controls:not(.folded) .panel { display: flex; } }
+.controls.unfolded .panel { display: flex; }
+.bar { display: flex; align-items: center; gap: 4px; }
+.bar > .scrubbers { flex: 1; }
 .row { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
 .row.timeline-row { flex-wrap: nowrap; }
-.scrubbers { flex: 1; display: flex; flex-direction: column; gap: 2px; min-width: 0; }
+.scrubbers { flex: 1; display: flex; flex-direction: column; gap: 0; min-width: 0; }
+.scrubbers .row { gap: 4px; }
 .part { min-width: 5ch; opacity: 0.8; }
 button svg { display: block; }
 button, select { font: inherit; color: inherit; background: rgba(255,255,255,0.08); border: 1px solid rgba(255,255,255,0.18);
-  border-radius: 4px; padding: 2px 7px; min-height: 24px; cursor: pointer; }
+  border-radius: 4px; padding: 2px 6px; min-height: 24px; cursor: pointer; }
+.scrubbers input[type=range] { height: 16px; margin: 0; }
 button:hover, select:hover { border-color: var(--accent-color); }
 button[aria-pressed="true"] { background: var(--accent-color); color: #111; }
 button:disabled, select:disabled { opacity: 0.4; cursor: default; }
 input[type=range] { flex: 1; min-width: 60px; accent-color: var(--accent-color); }
 label { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; }
-.frame { font-variant-numeric: tabular-nums; min-width: 9ch; text-align: right; opacity: 0.9; }
+.frame { font-variant-numeric: tabular-nums; min-width: 9ch; text-align: right; opacity: 0.9; font-size: 12px; white-space: nowrap; }
+@container (max-width: 360px) { .frame { min-width: 0; } .frame .global { display: none; } }
 .info { position: absolute; top: 8px; left: 8px; max-width: min(360px, 70%); max-height: calc(100% - 16px); overflow: auto;
   background: var(--controls-background); color: #e8e8ea; padding: 8px 10px; border-radius: 6px; font-size: 12px; display: none; }
 .info.open { display: block; }
@@ -68,14 +81,17 @@ export function buildControls(viewer, mode, stage) {
   const forward = el('button', { title: 'Next frame (→)', 'aria-label': 'Next frame' }, icon('forward'));
   // One scrubber per part ('both', or a player's legs and torso): its timeline and frame readout.
   const scrubbers = el('div', { class: 'scrubbers' });
-  const timelineRow = el('div', { class: 'row timeline-row' }, play, back, forward, scrubbers);
+  // Fold the settings panel (controls="full"), and fullscreen (the element's requestFullscreen()).
+  const more = el('button', { part: 'more-button', title: 'Settings', 'aria-label': 'Settings', 'aria-expanded': 'false' }, icon('more'));
+  const fullscreen = el('button', { part: 'fullscreen-button', title: 'Fullscreen', 'aria-label': 'Fullscreen', 'aria-pressed': 'false' }, icon('fullscreen'));
+  const timelineRow = el('div', { class: 'bar' }, play, back, forward, scrubbers, ...(full ? [more] : []), fullscreen);
   let scrubberParts = '';
   const scrubber = (part, labelled) => {
     const timeline = el('input', {
       type: 'range', min: '0', max: '0', step: '1', value: '0', part: labelled ? `timeline ${part}-timeline` : 'timeline',
       'aria-label': labelled ? `${part} frame` : 'Frame',
     });
-    const label = el('span', { class: 'frame', part: 'frame-label' }, '0 / 0');
+    const label = el('span', { class: 'frame', part: 'frame-label' });
     timeline.addEventListener('input', () => {
       viewer.pause();
       viewer.seekFrame(Number(timeline.value), labelled ? { part } : {});
@@ -116,7 +132,7 @@ export function buildControls(viewer, mode, stage) {
   const gestureButton = el('button', { title: 'Play the gesture once, then stand', part: 'gesture-button' }, 'gesture');
   const gestureLabel = el('span', {}, labelled('Gesture', gesture), gestureButton);
   // Look: background colour (or transparent) and the light.
-  const background = el('input', { type: 'color', part: 'background-input', 'aria-label': 'Background colour', value: '#212529' });
+  const background = el('input', { type: 'color', part: 'background-input', 'aria-label': 'Background colour', value: hexColor(DEFAULT_BACKGROUND) });
   const transparent = el('input', { type: 'checkbox', part: 'transparent-input' });
   const range = (name, max, label) => el('input', { type: 'range', min: '0', max: String(max), step: '0.05', part: name, 'aria-label': label });
   const intensity = range('light-intensity-input', 2, 'Light intensity');
@@ -136,7 +152,8 @@ export function buildControls(viewer, mode, stage) {
   const displayRow = el('div', { class: 'row' }, ...toggles, infoButton, shot);
 
   const bar = el('div', { class: 'controls', part: 'controls' }, timelineRow);
-  if (full) bar.append(playbackRow, lookRow, displayRow);
+  const panel = el('div', { class: 'panel', part: 'panel' }, playbackRow, lookRow, displayRow);
+  if (full) bar.append(panel);
   stage.appendChild(bar);
   const info = el('div', { class: 'info', part: 'info' });
   const view = root.querySelector('.view');
@@ -144,9 +161,22 @@ export function buildControls(viewer, mode, stage) {
 
   // -- wiring: every control calls the element's public API
   play.addEventListener('click', () => (viewer.paused ? viewer.play() : viewer.pause()));
+  more.addEventListener('click', () => {
+    const open = panelOpen();
+    bar.classList.toggle('unfolded', !open);
+    bar.classList.toggle('folded', open);
+    update();
+  });
+  fullscreen.addEventListener('click', () => {
+    if (document.fullscreenElement === viewer) document.exitFullscreen?.();
+    else viewer.requestFullscreen?.().catch(() => {});
+  });
+  const onFullscreen = () => update();
+  document.addEventListener('fullscreenchange', onFullscreen);
+  const panelOpen = () => full && getComputedStyle(panel).display !== 'none';
   back.addEventListener('click', () => viewer.step(-1));
   forward.addEventListener('click', () => viewer.step(1));
-  model.addEventListener('change', () => { viewer.model = model.value; });
+  model.addEventListener('change', () => viewer._choose('model', model.value));
   animation.addEventListener('change', () => viewer.setAnimation(animation.value));
   legs.addEventListener('change', () => viewer.setAnimation(legs.value, { part: 'legs' }));
   torso.addEventListener('change', () => viewer.setAnimation(torso.value, { part: 'torso' }));
@@ -155,9 +185,9 @@ export function buildControls(viewer, mode, stage) {
   loop.addEventListener('change', () => { viewer.loop = loop.value; });
   smooth.addEventListener('change', () => { viewer.interpolate = smooth.checked; });
   skin.addEventListener('change', () => viewer.setSkin(skin.value).catch(() => {}));
-  lod.addEventListener('change', () => { viewer.lod = lod.value; });
-  weapon.addEventListener('change', () => { viewer.weapon = weapon.value || null; });
-  team.addEventListener('change', () => { viewer.team = team.value || null; });
+  lod.addEventListener('change', () => viewer._choose('lod', lod.value));
+  weapon.addEventListener('change', () => viewer._choose('weapon', weapon.value || null));
+  team.addEventListener('change', () => viewer._choose('team', team.value || null));
   gestureButton.addEventListener('click', () => viewer.playGesture(gesture.value || undefined));
   const applyBackground = () => { viewer.background = transparent.checked ? 'transparent' : background.value; };
   background.addEventListener('input', () => { transparent.checked = false; applyBackground(); });
@@ -222,11 +252,14 @@ export function buildControls(viewer, mode, stage) {
       timeline.max = String(Math.max(count - 1, 0));
       const frame = Math.min(Math.floor((head?.frame ?? 0) + 1e-6), Math.max(count - 1, 0));
       if (root.activeElement !== timeline) timeline.value = String(frame);
-      label.textContent = count ? `${frame} / ${count - 1} · #${head.globalFrame}` : 'no animation';
+      if (count) label.replaceChildren(`${frame} / ${count - 1}`, el('span', { class: 'global' }, ` · #${head.globalFrame}`));
+      else label.replaceChildren('no animation');
     }
     const state = viewer.paused ? 'play' : 'pause';
     if (play.dataset.icon !== state) { play.replaceChildren(icon(state)); play.dataset.icon = state; }
     play.setAttribute('aria-label', viewer.paused ? 'Play' : 'Pause');
+    fullscreen.setAttribute('aria-pressed', String(document.fullscreenElement === viewer));
+    more.setAttribute('aria-expanded', String(panelOpen()));
     const track = viewer._mainTrack?.();
     if (!full) return;
     reverse.setAttribute('aria-pressed', String(viewer.timeScale < 0));
@@ -249,7 +282,9 @@ export function buildControls(viewer, mode, stage) {
       elevation.value = String(Math.round((Math.asin(Math.max(-1, Math.min(1, direction[2]))) * 180) / Math.PI));
     }
     transparent.checked = viewer.background === 'transparent';
-    if (/^#[0-9a-f]{6}$/i.test(viewer.background ?? '')) background.value = viewer.background.toLowerCase();
+    // The swatch shows the colour drawn: the attribute's (any CSS colour, #335 too), else the default.
+    const drawn = parseColor(viewer.background);
+    if (root.activeElement !== background) background.value = hexColor(drawn && drawn[3] > 0 ? drawn : DEFAULT_BACKGROUND);
     if (!rebuild) return;
     // A source with several models (a folder, a drop, a .pk3): pick one (the `model` attribute).
     const models = viewer.availableModels;
@@ -287,8 +322,14 @@ export function buildControls(viewer, mode, stage) {
       info.remove();
       style.remove();
       root.querySelector('canvas').removeEventListener('keydown', keys);
+      document.removeEventListener('fullscreenchange', onFullscreen);
     },
   };
+}
+
+/** [r, g, b, a] in 0..1 as "#rrggbb" (what <input type=color> takes). */
+export function hexColor(rgba) {
+  return `#${rgba.slice(0, 3).map((c) => Math.round(Math.min(Math.max(c, 0), 1) * 255).toString(16).padStart(2, '0')).join('')}`;
 }
 
 /** "x y z" (model space, Z up) for a light at `azimuth` degrees round Z from +X and `elevation` degrees up. */

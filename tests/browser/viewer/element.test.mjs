@@ -296,7 +296,8 @@ test('embed.html takes the options as hash parameters and answers postMessage ca
     };
   });
   assert.equal(result.format, 'iqm');
-  assert.deepEqual(result.fetched, ['/interquake-viewer.min.js', '/interquake-viewer.wasm'], 'the one-file element, as a page embedding it');
+  assert.deepEqual(result.fetched.sort(), ['/interquake-ui.min.js', '/interquake-viewer.min.js', '/interquake-viewer.wasm'],
+    'the one-file element, as a page embedding it, and its controls (controls="minimal")');
   assert.deepEqual(result.change, { animation: 'hop', part: 'both', previous: 'look' });
   assert.deepEqual(result.done, { type: 'result', id: 1, value: null });
   assert.match(result.refused, /unknown method 'dispose'/);

@@ -40,9 +40,9 @@ test('dropped player folders are re-rooted so skin paths (models/players/...) re
   assert.equal(rerootPlayerFiles('models/players/sarge/')('models/players/sarge/head.md3'), 'models/players/sarge/head.md3');
 });
 
-test('a model opened by URL fetches game paths from the folder above its models/, then beside it, then by file name', async () => {
+test('a model opened by URL asks the network once per missing texture: game paths from the folder above its models/, other names beside it', async () => {
   const asked = [];
-  const present = new Set(['https://x.example/q3/models/players/grism/red.tga']);
+  const present = new Set(['https://x.example/q3/models/players/grism/red.tga', 'https://x.example/q3/models/players/sarge/beside.jpg']);
   const fetcher = async (url) => {
     asked.push(url);
     if (!present.has(url)) throw new Error('404');
@@ -57,6 +57,18 @@ test('a model opened by URL fetches game paths from the folder above its models/
   assert.deepEqual(asked, ['https://x.example/q3/models/players/sarge/skin.tga'], 'a bare name is looked for beside the model, once');
   assert.equal(await files.read('skin.tga'), null);
   assert.equal(asked.length, 1, 'answers are remembered');
+  asked.length = 0;
+  // A texture that is not there: one request (the name as written), not one per extension and folder.
+  assert.equal(await files.readImage('models/players/sarge/nothing'), null);
+  assert.equal(await files.readImage('textures/other/gone.tga'), null);
+  assert.deepEqual(asked, ['https://x.example/q3/models/players/sarge/nothing.tga', 'https://x.example/q3/textures/other/gone.tga']);
+  assert.deepEqual(files.requested.slice(-2), asked, 'what was tried is listed');
+  asked.length = 0;
+  // Known files are looked through first, with every extension; the network is not asked.
+  const known = FileSet.fromUrl('https://x.example/q3/models/players/sarge/lower.md3', fetcher);
+  known.entries.set('models/players/sarge/band.png', { name: 'models/players/sarge/band.png', read: async () => new Uint8Array([2]) });
+  assert.equal((await known.readImage('models/players/sarge/band.tga')).path, 'models/players/sarge/band.png');
+  assert.deepEqual(asked, []);
   const given = FileSet.fromUrl('https://x.example/a/b/thing.md3', fetcher, '/base/');
   assert.equal(given.gameRoot, 'https://x.example/base/', 'the base-url attribute sets the game root');
 });
