@@ -21,7 +21,7 @@ export function textureFinder({ url = null, files = null, fetchBytes = null } = 
 
 /**
  * A player's files fetched from its folder URL (a web server lists no folders): the parts at
- * options.lod and LOD 0, animation.cfg, the .skin files of options.skin and 'default', and every
+ * options.lod and LOD 0, animation.cfg, the .skin files of options.skin, 'default', 'red' and 'blue', and every
  * texture those skins and the parts' shader names point at, at Quake 3's candidate paths
  * (web/quake3/resolve.js) under the game's root (the URL before models/). Resolves to a Map of
  * game path -> bytes for iq.loadPlayer.
@@ -41,7 +41,8 @@ export async function playerFolderFiles(iq, folderUrl, fetchBytes, options = {})
   const lod = options.lod ? `_${options.lod}` : '';
   const parts = ['lower', 'upper', 'head'];
   const names = [...new Set([lod, ''])].flatMap((l) => parts.map((p) => `${prefix}${p}${l}.md3`));
-  const skins = [...new Set([options.skin, 'default'].filter(Boolean))];
+  // A server lists no folder: the skin asked, the default and the team colours are looked for.
+  const skins = [...new Set([options.skin, 'default', 'red', 'blue'].filter(Boolean))];
   const skinFiles = skins.flatMap((s) => parts.map((p) => `${prefix}${p}_${s}.skin`));
   await Promise.all([...names, `${prefix}animation.cfg`, ...skinFiles].map(get));
   const references = new Set();
