@@ -155,3 +155,17 @@ test('Chromium: a WebGLRenderer draws the player with its texture', async () => 
   assert.ok(out.dark < out.covered / 10, `${out.dark} black pixels of ${out.covered}`);
   assert.deepEqual(browser.errors, []);
 });
+
+test('Chromium: web/examples/three.html (served by tools/serve.mjs) shows the player and the demo model', async () => {
+  const example = await browser.newPage();
+  await example.goto(`${browser.base}examples/three.html`);
+  await example.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  const status = await example.textContent('#status');
+  assert.match(status, /^player sarge: 33 animations/m);
+  assert.match(status, /^model \/demo\/critter\.iqm: iqm, idle/m);
+  await example.selectOption('#legs', 'LEGS_WALK');
+  await example.click('#gesture');
+  await example.waitForTimeout(100);
+  await example.close();
+  assert.deepEqual(browser.errors, []);
+});
