@@ -151,14 +151,24 @@ export function skeletalClip(iq, model, index, bones) {
       r.set(p.subarray(3, 7), 4 * k);
       s.set(p.subarray(7, 10), 3 * k);
     });
-    const name = bones[j].name;
-    tracks.push(new VectorKeyframeTrack(`${name}.position`, times, t));
-    tracks.push(new QuaternionKeyframeTrack(`${name}.quaternion`, times, r));
-    tracks.push(new VectorKeyframeTrack(`${name}.scale`, times, s));
+    // A channel whose every key is the bind value is left out (as the glTF export does): three
+    // keeps a property no track drives at the bone's own value, the bind pose.
+    const bone = bones[j];
+    const name = bone.name;
+    if (!constant(t, bone.position.toArray())) tracks.push(new VectorKeyframeTrack(`${name}.position`, times, t));
+    if (!constant(r, bone.quaternion.toArray())) tracks.push(new QuaternionKeyframeTrack(`${name}.quaternion`, times, r));
+    if (!constant(s, bone.scale.toArray())) tracks.push(new VectorKeyframeTrack(`${name}.scale`, times, s));
   }
   const clip = new AnimationClip(a.name, frames.length > 1 ? times[times.length - 1] : (n > 0 ? duration : 0), tracks);
   clip.userData = { loop, framerate: fps, firstFrame: a.firstFrame, frameCount: n };
   return clip;
+}
+
+// Whether every key of `values` (stride = value.length) is exactly `value` (as float32).
+function constant(values, value) {
+  const n = value.length;
+  for (let i = 0; i < values.length; i++) if (values[i] !== Math.fround(value[i % n])) return false;
+  return true;
 }
 
 // -- Morph frames (MD3)
