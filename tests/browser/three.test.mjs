@@ -149,6 +149,18 @@ test('Chromium: setWeapon puts a gun and its barrel on tag_weapon where player.p
   assert.ok(out.user < ON_FRAMES, `object on tag_weapon off by ${out.user}`);
 });
 
+test('Chromium: Quake 3 shader-script blocks become three materials as far as one material goes', async () => {
+  const out = await inPage('shaderBlocks');
+  const c = out.constants;
+  assert.deepEqual(out.missing, []);
+  // cull none + blendFunc GL_ONE GL_ONE: double-sided, additive, no depth writes, the stage's image
+  assert.deepEqual(out.lower, { map: 'models/players/fx/glow.tga', blending: c.additive, transparent: true, side: c.double, alphaTest: 0, depthWrite: false });
+  // cull back + alphaFunc GE128, no blend: the back side, alpha tested at 0.5 (the TGA's alpha is 0: a mask)
+  assert.deepEqual(out.upper, { map: 'models/players/fx/fence.tga', blending: c.normal, transparent: false, side: c.back, alphaTest: 0.5, depthWrite: true });
+  // a plain image: front side, opaque
+  assert.deepEqual(out.head, { map: 'models/players/fx/plain.tga', blending: c.normal, transparent: false, side: c.front, alphaTest: 0, depthWrite: true });
+});
+
 test('Chromium: a WebGLRenderer draws the player with its texture', async () => {
   const out = await inPage('draw');
   assert.ok(out.covered > 2000, `${out.covered} pixels`);

@@ -8,6 +8,7 @@ import { init } from '../../../web/interquake.js';
 import { InterquakeLoader, Q3PlayerLoader, yUpMatrix } from '../../../web/three/index.js';
 import { maxDifference, worldPositions, playerVertices } from '../../js/lib/gltf-three.mjs';
 import { buildMD3 } from '../../js/lib/md3-build.mjs';
+import { buildTGA } from '../../js/lib/tga-build.mjs';
 
 const iq = await init();
 const corpusBytes = async (path) => new Uint8Array(await (await fetch(`/corpus/${path}`)).arrayBuffer());
@@ -330,4 +331,55 @@ export async function draw() {
   renderer.dispose();
   sarge.dispose();
   return { covered, dark };
+}
+
+/**
+ * A player whose surfaces name shader-script blocks (built here): what each three material takes
+ * of its block (texture, blending, alpha test, cull), as docs/THREE.md lists.
+ */
+export async function shaderBlocks() {
+  const tri = (name, shader) => ({
+    name, shaders: [{ name: shader, index: 0 }], triangles: [[0, 1, 2]], texcoords: [[0, 0], [1, 0], [0, 1]],
+    frames: [[[0, 0, 0], [10, 0, 0], [0, 10, 0]].map((xyz) => ({ xyz, normal: 0 }))],
+  });
+  const enc = new TextEncoder();
+  const tga = (rgba, alpha = 255) => buildTGA({ width: 2, height: 2, type: 2, depth: 32, alphaBits: 8, pixels: new Uint8Array(Array(4).fill([...rgba, alpha]).flat()) });
+  const files = {
+    'models/players/fx/lower.md3': buildMD3({ tags: [{ name: 'tag_torso', frames: [{ origin: [0, 0, 10], axes: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }] }], surfaces: [tri('l_legs', 'models/players/fx/glow')] }).bytes,
+    'models/players/fx/upper.md3': buildMD3({ surfaces: [tri('u_torso', 'models/players/fx/fence')] }).bytes,
+    'models/players/fx/head.md3': buildMD3({ surfaces: [tri('h_head', 'models/players/fx/plain.tga')] }).bytes,
+    'models/players/fx/animation.cfg': enc.encode(Array(25).fill('0 1 0 10').join('\n')),
+    'models/players/fx/glow.tga': tga([255, 200, 0]),
+    'models/players/fx/fence.tga': tga([0, 255, 0], 0),
+    'models/players/fx/plain.tga': tga([9, 9, 9]),
+    'scripts/fx.shader': enc.encode(`models/players/fx/glow
+{
+  cull none
+  {
+    map models/players/fx/glow.tga
+    blendFunc GL_ONE GL_ONE
+  }
+}
+models/players/fx/fence
+{
+  cull back
+  {
+    map models/players/fx/fence.tga
+    alphaFunc GE128
+    depthWrite
+  }
+}
+`),
+  };
+  const fx = await new Q3PlayerLoader().parseAsync(files, {});
+  const describe = (m) => ({
+    map: m.map?.name ?? null, blending: m.blending, transparent: m.transparent, side: m.side, alphaTest: m.alphaTest, depthWrite: m.depthWrite,
+  });
+  const out = {
+    lower: describe(fx.parts.lower.materials[0]), upper: describe(fx.parts.upper.materials[0]), head: describe(fx.parts.head.materials[0]),
+    constants: { additive: THREE.AdditiveBlending, normal: THREE.NormalBlending, double: THREE.DoubleSide, back: THREE.BackSide, front: THREE.FrontSide },
+    missing: fx.missingFiles,
+  };
+  fx.dispose();
+  return out;
 }
