@@ -143,6 +143,7 @@ test('Chromium: setWeapon puts a gun and its barrel on tag_weapon where player.p
   const out = await inPage('checkWeapon');
   assert.deepEqual(out.weapons, ['gun']);
   assert.equal(out.before, false);
+  assert.deepEqual(out.absent, { weapon: false, warnings: ['missing_file'] }, 'a weapon that is not there: empty hands and a warning');
   assert.equal(out.after, true);
   assert.equal(out.weaponPath, 'models/weapons2/gun/gun.md3');
   assert.ok(out.worst < ON_FRAMES, `weapon off by ${out.worst}`);

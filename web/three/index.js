@@ -193,9 +193,13 @@ export class InterquakeLoader extends Loader {
       this.manager.itemError(url);
     };
     const base = this.resourcePath || absolute(this.path + url);
+    // The manager counts the whole load (the model, then its textures) as one item too, so its
+    // onLoad does not fire between the model's bytes and the texture requests.
+    this.manager.itemStart(url);
     fetchMain(this, url, onProgress)
       .then((buffer) => this.parseAsync(buffer, base ?? '', { name: fileName(url) }))
-      .then(onLoad, fail);
+      .then(onLoad, fail)
+      .finally(() => this.manager.itemEnd(url));
   }
 
   /** three's callback form: parse(data, path, onLoad, onError). `path`: where textures are looked for. */
@@ -260,7 +264,7 @@ const DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what 
  * an AnimationMixer with `animations` (clips named as animation.cfg names them).
  */
 export class Q3Player {
-  constructor(iq, source, player, options) {
+  constructor(iq, source, player, options, loadWarnings = []) {
     this.iq = iq;
     this.source = source;
     this.options = { ...options };
@@ -274,7 +278,7 @@ export class Q3Player {
     this.warnings = [];
     this.missingFiles = [];
     this._clips = null;
-    this._setPlayer(player);
+    this._setPlayer(player, loadWarnings);
   }
 
   /** The library's player (iq.loadPlayer): skins, animations, surfaces, pose(). */
@@ -284,10 +288,11 @@ export class Q3Player {
   get weapons() { return this._player.weapons.map((w) => w.name); }
   get animationNames() { return this._list.map((a) => a.name); }
 
-  _setPlayer(player) {
+  _setPlayer(player, loadWarnings = []) {
     this._player = player;
     this._list = playerAnimations(this.iq, player);
-    this.warnings = player.warnings.map((w) => ({ ...w }));
+    this._loadWarnings = loadWarnings;
+    this.warnings = [...player.warnings.map((w) => ({ ...w })), ...loadWarnings];
     this.missingFiles = [...player.missingFiles];
     for (const child of [...this.root.children]) { this.root.remove(child); disposeObject(child); }
     this._clips = null;
@@ -460,7 +465,7 @@ export class Q3Player {
     }
     if (resolve) {
       this.missingFiles = [...resolved.missingFiles];
-      this.warnings = [...this._player.warnings, ...(resolved.warnings ?? [])];
+      this.warnings = [...this._player.warnings, ...this._loadWarnings, ...(resolved.warnings ?? [])];
     }
     this.warnings.push(...warnings);
     this._skin = name;
@@ -472,9 +477,10 @@ export class Q3Player {
    */
   async setWeapon(name) {
     const old = this._player;
-    const player = this.iq.loadPlayer(this.source, { ...this.options, skin: old.skin ?? this.options.skin, weapon: name ?? undefined });
+    const warnings = [];
+    const player = loadPlayerAsTheElement(this.iq, this.source, { ...this.options, skin: old.skin ?? this.options.skin, weapon: name ?? undefined }, warnings);
     this.options.weapon = name ?? undefined;
-    this._setPlayer(player);
+    this._setPlayer(player, warnings);
     old.dispose();
     await this.ready;
   }
@@ -543,6 +549,27 @@ export class Q3Player {
 }
 
 /**
+ * iq.loadPlayer with the element's fallbacks (web/viewer/content.js): a skin name the library
+ * refuses loads the default skin; a weapon that is not there leaves the hands empty, with a warning.
+ */
+function loadPlayerAsTheElement(iq, source, options, warnings) {
+  const load = (opts) => iq.loadPlayer(source, { ...options, ...opts });
+  try {
+    return load({});
+  } catch (err) {
+    if (err.code === 'invalid_argument' && /skin/.test(err.message)) {
+      warnings.push({ code: err.code, message: err.message });
+      return load({ skin: undefined });
+    }
+    if (options.weapon && (err.code === 'missing_file' || err.code === 'unknown_format') && /weapon/.test(`${err.message} ${err.file ?? ''}`)) {
+      warnings.push({ code: err.code, message: err.message, file: err.file });
+      return load({ weapon: undefined });
+    }
+    throw err;
+  }
+}
+
+/**
  * Loads Quake 3 players: a .pk3 (or several, joined as the game joins them), a player folder
  * URL ('models/players/sarge/'), or (parse) an Archive, a FileSystem or a { path: bytes } map.
  * Resolves to a Q3Player. Options (setOptions or parse's): player, skin, weapon, lod, team.
@@ -564,7 +591,9 @@ export class Q3PlayerLoader extends Loader {
       if (onError) onError(err); else console.error(err);
       for (const u of urls) this.manager.itemError(u);
     };
-    this._loadFiles(urls, onProgress).then((files) => this.parseAsync(files, this.playerOptions)).then(onLoad, fail);
+    for (const u of urls) this.manager.itemStart(u);
+    this._loadFiles(urls, onProgress).then((files) => this.parseAsync(files, this.playerOptions)).then(onLoad, fail)
+      .finally(() => { for (const u of urls) this.manager.itemEnd(u); });
   }
 
   async _loadFiles(urls, onProgress) {
@@ -595,8 +624,9 @@ export class Q3PlayerLoader extends Loader {
     else if (Array.isArray(files)) source = iq.mountArchives(await Promise.all(files.map((f) => iq.openArchive(toUint8(f)))));
     else if (!(files instanceof Map) && typeof files?.read !== 'function' && files && typeof files === 'object') source = new Map(Object.entries(files));
     const opts = { ...this.playerOptions, ...options };
-    const player = iq.loadPlayer(source, opts);
-    const q3 = new Q3Player(iq, source, player, opts);
+    const warnings = [];
+    const player = loadPlayerAsTheElement(iq, source, opts, warnings);
+    const q3 = new Q3Player(iq, source, player, opts, warnings);
     await q3.ready;
     return q3;
   }

@@ -271,6 +271,8 @@ export async function checkWeapon() {
   for (const [path, bytes] of Object.entries(weaponFiles())) files.set(path, bytes);
   const sarge = await new Q3PlayerLoader().parseAsync(files, { player: 'models/players/sarge' });
   const out = { weapons: sarge.weapons, before: Boolean(sarge.parts.weapon) };
+  await sarge.setWeapon('bfg');
+  out.absent = { weapon: Boolean(sarge.parts.weapon), warnings: sarge.warnings.map((w) => w.code) };
   await sarge.setWeapon('gun');
   sarge.setLegsAnimation('LEGS_RUN');
   sarge.setTorsoAnimation('TORSO_ATTACK');
