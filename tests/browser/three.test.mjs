@@ -145,6 +145,7 @@ test('Chromium: setWeapon puts a gun and its barrel on tag_weapon where player.p
   assert.equal(out.before, false);
   assert.deepEqual(out.absent, { weapon: false, warnings: ['missing_file'] }, 'a weapon that is not there: empty hands and a warning');
   assert.equal(out.after, true);
+  assert.equal(out.kept, true, 'the user\'s object moved to the new tag_weapon');
   assert.equal(out.weaponPath, 'models/weapons2/gun/gun.md3');
   assert.ok(out.worst < ON_FRAMES, `weapon off by ${out.worst}`);
   assert.ok(out.user < ON_FRAMES, `object on tag_weapon off by ${out.user}`);

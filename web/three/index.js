@@ -236,6 +236,7 @@ export class InterquakeLoader extends Loader {
   }
 
   async parseAnimations(data, result, name = undefined) {
+    if (!result?.skeleton) throw new InterquakeError('invalid_argument', 'loadAnimations() needs a skinned result (one with a skeleton)');
     const iq = await this._library();
     const source = iq.load(toUint8(data), { name });
     let added;
@@ -244,7 +245,6 @@ export class InterquakeLoader extends Loader {
     } finally {
       source.dispose();
     }
-    if (!result.skeleton) throw new InterquakeError('invalid_argument', 'loadAnimations() needs a skinned model (one with a skeleton)');
     const first = result.model.animations.length - added.length;
     const clips = added.map((a, k) => skeletalClip(iq, result.model, first + k, result.skeleton.bones));
     result.animations.push(...clips);
@@ -294,6 +294,13 @@ export class Q3Player {
     this._loadWarnings = loadWarnings;
     this.warnings = [...player.warnings.map((w) => ({ ...w })), ...loadWarnings];
     this.missingFiles = [...player.missingFiles];
+    // What the user hung on tags (a weapon of their own) moves to the same tags of the new player.
+    const hung = [];
+    const ours = new Set(Object.values(this.parts ?? {}).map((p) => p.group));
+    for (const [part, tags] of Object.entries(this.tags ?? {})) {
+      for (const [tag, object] of Object.entries(tags)) for (const child of object.children) if (!ours.has(child)) hung.push({ part, tag, child });
+    }
+    for (const { child } of hung) child.removeFromParent();
     for (const child of [...this.root.children]) { this.root.remove(child); disposeObject(child); }
     this._clips = null;
     const names = new Set();
@@ -324,6 +331,7 @@ export class Q3Player {
       this.parts[name] = { name, model, group, live, shared, materials, path: part.path };
     }
     this._names = names;
+    for (const { part, tag, child } of hung) (this.tags[part]?.[tag] ?? this.holder).add(child);
     this.ready = this.setSkin(player.skin ?? this.options.skin ?? null, { resolve: false });
     // The element's tracks: the animations it starts on, restarted on the new player's list.
     for (const track of [this.legs, this.torso]) {

@@ -273,11 +273,13 @@ export async function checkWeapon() {
   const out = { weapons: sarge.weapons, before: Boolean(sarge.parts.weapon) };
   await sarge.setWeapon('bfg');
   out.absent = { weapon: Boolean(sarge.parts.weapon), warnings: sarge.warnings.map((w) => w.code) };
-  await sarge.setWeapon('gun');
-  sarge.setLegsAnimation('LEGS_RUN');
-  sarge.setTorsoAnimation('TORSO_ATTACK');
+  // a user's object hung on tag_weapon before the weapon changes stays on the new player's tag_weapon
   const mine = new THREE.Object3D();
   sarge.tags.upper.tag_weapon.add(mine);
+  await sarge.setWeapon('gun');
+  out.kept = mine.parent === sarge.tags.upper.tag_weapon;
+  sarge.setLegsAnimation('LEGS_RUN');
+  sarge.setTorsoAnimation('TORSO_ATTACK');
   const player = sarge.player;
   const size = player.parts.lower.model.bounds.radius * 2;
   let worst = 0;
