@@ -13,8 +13,6 @@ export { InterquakeError } from '../interquake.js';
 export const MAX_MORPH_TARGETS: number;
 /** Keys per frame step of a tag's placement track. */
 export const TAG_STEPS: number;
-/** The range of three.js versions this entry is tested with (as package.json's peerDependencies). */
-export const THREE_RANGE: string;
 
 /** What AnimationClip.userData holds for a clip made by these loaders. */
 export interface InterquakeClipData {

@@ -22,9 +22,6 @@ import {
 
 export { MAX_MORPH_TARGETS, TAG_STEPS } from './build.js';
 
-/** The range of three.js this entry is tested with (package.json peerDependencies). */
-export const THREE_RANGE = '>=0.187.0 <0.200.0';
-
 // -- The library, as DRACOLoader handles its decoder: set it, or a path to the WASM, preload, dispose.
 
 const LibraryMixin = {
