@@ -1,14 +1,16 @@
 // The packed package's declarations as a TypeScript consumer sees them: tests/package/types/
 // consumer.ts compiled with tsc --strict --noEmit in an app that installed the tarball, under
 // nodenext (exports, ESM), bundler (exports) and node10 (typesVersions and the subpath folders);
-// an older lib (es2020); and the element's typed event handlers.
+// an older lib (es2020); the element's typed event handlers; and interquake/three against
+// @types/three (types/three-consumer.ts, in an app that also installed three and @types/three).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BIN, makeApp, removeApps, run } from './lib/pack.mjs';
+import { BIN, ROOT, makeApp, removeApps, run } from './lib/pack.mjs';
 
 let app;
+let threeApp;
 const MODES = {
   nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
   bundler: { module: 'esnext', moduleResolution: 'bundler' },
@@ -26,9 +28,15 @@ before(async () => {
   for (const [mode, options] of Object.entries(MODES)) await writeFile(join(app.dir, `tsconfig.${mode}.json`), config(options, 'src/consumer.ts'));
   await writeFile(join(app.dir, 'tsconfig.events.json'), config(MODES.bundler, 'src/viewer-events.ts'));
   await writeFile(join(app.dir, 'tsconfig.old-lib.json'), config(MODES.nodenext, 'src/old-lib.ts', ['es2020', 'dom'], 'es2020'));
+  // three and @types/three at the versions this repository pins (the peer dependency is optional)
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')).packages;
+  const pinned = (name) => `${name}@${lock[`node_modules/${name}`].version}`;
+  threeApp = await makeApp('types-three', { 'src/three-consumer.ts': await source('three-consumer.ts') });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', pinned('three'), pinned('@types/three')], { cwd: threeApp.dir });
+  for (const mode of ['nodenext', 'bundler']) await writeFile(join(threeApp.dir, `tsconfig.${mode}.json`), config(MODES[mode], 'src/three-consumer.ts'));
 });
 
-const tsc = (project) => run(join(BIN, 'tsc'), ['-p', project], { cwd: app.dir, timeout: 120000 }).catch((err) => err);
+const tsc = (project, dir = app.dir) => run(join(BIN, 'tsc'), ['-p', project], { cwd: dir, timeout: 120000 }).catch((err) => err);
 after(removeApps);
 
 for (const mode of Object.keys(MODES)) {
@@ -47,3 +55,10 @@ test('tsc --strict: the element\'s events are added and removed with typed handl
   const result = await tsc('tsconfig.events.json');
   assert.ok(!(result instanceof Error), result.message);
 });
+
+for (const mode of ['nodenext', 'bundler']) {
+  test(`tsc --strict (${mode}): interquake/three's loaders and player type-check against @types/three`, async () => {
+    const result = await tsc(`tsconfig.${mode}.json`, threeApp.dir);
+    assert.ok(!(result instanceof Error), result.message);
+  });
+}
