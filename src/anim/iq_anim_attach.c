@@ -111,7 +111,13 @@ int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
     iq_animation *anims = iqi_alloc(&ctx, total_anims, sizeof(iq_animation), "attached animations");
     iq_bounds *bounds = with_bounds ? iqi_alloc(&ctx, total_frames, sizeof(iq_bounds), "attached bounds") : NULL;
     if (!frames || !anims || (with_bounds && !bounds)) goto fail;
-    if (m->frame_count) memcpy(frames, m->frame_poses, (size_t)m->frame_count * nj * sizeof(iq_transform));
+    if (m->frame_poses && m->frame_count && nj) {
+        memcpy(frames, m->frame_poses, (size_t)m->frame_count * nj * sizeof(iq_transform));
+    } else {
+        /* Frames without poses hold the bind pose, as the animator reads them (found by fuzz_anim). */
+        for (size_t f = 0; f < m->frame_count; f++)
+            for (uint32_t j = 0; j < nj; j++) frames[f * nj + j] = m->joints[j].bind;
+    }
     for (uint32_t f = 0; f < src->frame_count; f++) {
         iq_transform *dst = frames + ((size_t)m->frame_count + f) * nj;
         const iq_transform *from = src->frame_poses + (size_t)f * ns;

@@ -6,7 +6,7 @@
  * partners keep it at thousands of runs a second; the campaign seeds (raylib's
  * guy) reach the refusal paths for another skeleton.
  *   npm run fuzz -- --minutes N --only NAME */
-// seeds: tests/c/seeds/fuzz_anim
+// seeds: tests/c/seeds/fuzz_anim tests/fixtures/regress
 // campaign seeds: ../shared/corpus/iqm/raylib
 #include "check_model.h"
 #include <stdio.h>

@@ -373,7 +373,28 @@ static void test_attach_other_parents(void) {
     iq_free(m);
 }
 
+/* A model whose frames carry no poses (4096 frames, 2 joints, no pose data:
+ * found by fuzz_anim) takes an animation file: its own frames become the bind
+ * pose, as the animator reads them, and the attached ones follow. */
+static void test_attach_to_frames_without_poses(void) {
+    iq_model *m = load_file("tests/fixtures/regress/attach-frames-without-poses.iqm");
+    iq_model *anim = load_file("tests/c/seeds/fuzz_anim/animation-only.iqm");
+    if (!m || !anim) return;
+    CHECK(m->frame_count == 4096 && m->joint_count == 2 && !m->frame_poses, "the fixture's shape");
+    iq_error err;
+    CHECK(iq_attach_animations(m, anim, &err) == 0, "attach: %s", err.message);
+    CHECK(m->frame_count == 4096 + anim->frame_count && m->frame_poses, "frames %u", m->frame_count);
+    CHECK(memcmp(&m->frame_poses[0], &m->joints[0].bind, sizeof(iq_transform)) == 0 &&
+              memcmp(&m->frame_poses[4095 * 2 + 1], &m->joints[1].bind, sizeof(iq_transform)) == 0,
+          "the old frames hold the bind pose");
+    CHECK(memcmp(&m->frame_poses[4096 * 2], &anim->frame_poses[0], 2 * sizeof(iq_transform)) == 0, "the attached frames follow");
+    CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants after attach");
+    iq_free(m);
+    iq_free(anim);
+}
+
 int main(void) {
+    test_attach_to_frames_without_poses();
     test_attach_other_parents();
     test_playhead_on_paper();
     test_playhead_sweep();
