@@ -87,12 +87,12 @@ static double effective_framerate(const iq_animation *a, const iq_play_opts *o) 
     return IQ_DEFAULT_FRAMERATE;
 }
 
-int iq_playhead_at(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out) {
+iq_error_code iq_playhead_at(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out) {
     if (!m || animation >= m->animation_count) return IQ_ERROR_INVALID_ARGUMENT;
     return iq_clip_playhead(m, &m->animations[animation], time, opts, out);
 }
 
-int iq_clip_playhead(const iq_model *m, const iq_animation *a, double time, const iq_play_opts *opts, iq_playhead *out) {
+iq_error_code iq_clip_playhead(const iq_model *m, const iq_animation *a, double time, const iq_play_opts *opts, iq_playhead *out) {
     static const iq_play_opts defaults;
     const iq_play_opts *o = opts ? opts : &defaults;
     if (!a || !out || !isfinite(time) || !isfinite(o->speed) || !(o->framerate >= 0) || !isfinite(o->framerate) ||
@@ -202,7 +202,7 @@ static void sample_pose(const iq_model *m, const iq_playhead *h, uint32_t flags,
     for (uint32_t j = 0; j < nj; j++) transform_blend(&out[j], &a[j], &b[j], h->blend, flags);
 }
 
-int iq_sample_animation(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_transform *out,
+iq_error_code iq_sample_animation(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_transform *out,
                         iq_playhead *head) {
     iq_playhead h;
     int r = iq_playhead_at(m, animation, time, opts, &h);
@@ -253,7 +253,7 @@ void iq_compute_skin_matrices(iq_instance *inst, const iq_transform *locals) {
     }
 }
 
-int iq_instance_evaluate(iq_instance *inst, float frame) {
+iq_error_code iq_instance_evaluate(iq_instance *inst, float frame) {
     if (!inst) return IQ_ERROR_INVALID_ARGUMENT;
     const iq_model *m = inst->model;
     if (m->frame_positions) {
@@ -268,18 +268,18 @@ int iq_instance_evaluate(iq_instance *inst, float frame) {
     return 0;
 }
 
-int iq_evaluate(iq_model *m, float frame) { return m ? iq_instance_evaluate(m->instance, frame) : IQ_ERROR_INVALID_ARGUMENT; }
+iq_error_code iq_evaluate(iq_model *m, float frame) { return m ? iq_instance_evaluate(m->instance, frame) : IQ_ERROR_INVALID_ARGUMENT; }
 
 // -- Posing by time, with crossfades
 
 static int check_weight(float weight) { return weight == weight && weight - weight == 0.0f; }
 
-int iq_pose_model(iq_model *m, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
+iq_error_code iq_pose_model(iq_model *m, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
                   iq_playhead *head) {
     return m ? iq_pose_instance(m->instance, play, blend, weight, skin_vertices, head) : IQ_ERROR_INVALID_ARGUMENT;
 }
 
-int iq_pose_instance(iq_instance *inst, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
+iq_error_code iq_pose_instance(iq_instance *inst, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
                      iq_playhead *head) {
     iq_playhead h1, h2;
     const iq_model *m = inst ? inst->model : NULL;
@@ -319,7 +319,7 @@ void iqi_pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b
 
 // -- Joint queries
 
-int iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *play, const iq_play *blend, float weight,
+iq_error_code iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *play, const iq_play *blend, float weight,
                     float out[16]) {
     if (!m || !out || joint >= m->joint_count || (play && blend && !check_weight(weight)))
         return IQ_ERROR_INVALID_ARGUMENT;
@@ -354,7 +354,7 @@ int iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *play, cons
     return 0;
 }
 
-int iq_instance_joint_matrix(const iq_instance *inst, uint32_t joint, float out[16]) {
+iq_error_code iq_instance_joint_matrix(const iq_instance *inst, uint32_t joint, float out[16]) {
     if (!inst || !out || joint >= inst->model->joint_count) return IQ_ERROR_INVALID_ARGUMENT;
     mat34_to_col44(out, inst->world_matrices + 12 * (size_t)joint);
     return 0;

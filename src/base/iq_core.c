@@ -64,6 +64,11 @@ int iqi_set_error(iq_error *error, iq_error_code code, const char *fmt, ...) {
     return 0;
 }
 
+iq_error_code iqi_result(int ok, const iq_error *error) {
+    if (ok) return IQ_ERROR_NONE;
+    return error->code != IQ_ERROR_NONE ? error->code : IQ_ERROR_INTERNAL;
+}
+
 static int record_error(iqi_ctx *ctx, iq_error_code code, int64_t offset, uint32_t line, uint32_t column,
                         const char *fmt, va_list ap) {
     iq_error *e = ctx->error;

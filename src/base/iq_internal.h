@@ -68,6 +68,11 @@ iq_error *iqi_error_reset(iq_error *error, iq_error *local);
 int iqi_set_error(iq_error *error, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
 int iqi_set_errorv(iq_error *error, iq_error_code code, const char *fmt, va_list ap);
 
+/* The one return rule of the public calls (iq_error_code, 0 = IQ_ERROR_NONE):
+ * IQ_ERROR_NONE when ok, else the code in *error (IQ_ERROR_INTERNAL if a
+ * failure left none, a bug). Internal steps return 1/0 and fill the error. */
+iq_error_code iqi_result(int ok, const iq_error *error);
+
 /* Records the error (the first one wins) and returns 0, so checks read as
  * `if (bad) return iqi_fail(...)`. */
 int iqi_fail(iqi_ctx *ctx, iq_error_code code, int64_t offset, const char *fmt, ...) IQI_PRINTF(4, 5);

@@ -253,7 +253,7 @@ typedef struct iq_shader_stage_state {
 } iq_shader_stage_state;
 
 /* Evaluates a stage at env->time. Returns 0, or IQ_ERROR_INVALID_ARGUMENT. */
-int iq_shader_stage_eval(const iq_shader_stage *stage, const iq_shader_env *env, iq_shader_stage_state *out);
+iq_error_code iq_shader_stage_eval(const iq_shader_stage *stage, const iq_shader_env *env, iq_shader_stage_state *out);
 
 /* The stage's colour for each vertex (RGBA 0..1 into rgba[4 * n]), computed
  * as ComputeColors does: rgbGen then alphaGen, with lightingDiffuse and

@@ -62,7 +62,7 @@ static void start(iqi_ctx *ctx, iq_error *error, iq_error *local, iq_zip_limits 
 
 // -- Step 1: the end record
 
-int iq_zip_find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
+static int find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
                           iq_zip_directory *out, iq_error *error) {
     iq_error local_error;
     iq_zip_limits lim;
@@ -289,7 +289,7 @@ static int check_overlaps(iqi_ctx *ctx, const iq_zip *zip) {
     return 1;
 }
 
-int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error) {
+static int check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error) {
     iq_error local_error;
     iq_zip_limits lim;
     iqi_ctx ctx;
@@ -317,6 +317,23 @@ int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq
 
 // -- All three over an archive in memory
 
+// -- Entry points of the steps: one iq_error_code each
+
+iq_error_code iq_zip_find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
+                                    iq_zip_directory *out, iq_error *error) {
+    iq_error local;
+    if (!error) error = &local;
+    return iqi_result(find_directory(tail, tail_size, archive_size, limits, out, error), error);
+}
+
+iq_error_code iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error) {
+    iq_error local;
+    if (!error) error = &local;
+    return iqi_result(check_local_headers(zip, headers, size, error), error);
+}
+
+// -- All three steps over a whole archive in memory
+
 iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, iq_error *error) {
     iq_error local_error;
     iq_zip_directory dir;
@@ -327,7 +344,7 @@ iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, 
     }
     const uint8_t *d = data;
     size_t tail = size < EOCD_SIZE + MAX_COMMENT ? size : EOCD_SIZE + MAX_COMMENT;
-    if (!iq_zip_find_directory(size >= EOCD_SIZE ? d + size - tail : d, size >= EOCD_SIZE ? tail : 0, size, limits, &dir, error))
+    if (!find_directory(size >= EOCD_SIZE ? d + size - tail : d, size >= EOCD_SIZE ? tail : 0, size, limits, &dir, error))
         return NULL;
     iq_zip *zip = iq_zip_read_directory(d + dir.offset, &dir, limits, error);
     if (!zip) return NULL;
@@ -339,7 +356,7 @@ iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, 
         return NULL;
     }
     for (uint32_t i = 0; i < zip->entry_count; i++) memcpy(headers + (size_t)i * LOCAL_SIZE, d + zip->entries[i].local_offset, LOCAL_SIZE);
-    int ok = iq_zip_check_local_headers(zip, headers, (size_t)zip->entry_count * LOCAL_SIZE, error);
+    int ok = check_local_headers(zip, headers, (size_t)zip->entry_count * LOCAL_SIZE, error);
     free(headers);
     if (!ok) {
         iq_zip_free(zip);

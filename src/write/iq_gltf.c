@@ -1080,7 +1080,7 @@ static void quat_follow(float q[4], const float *prev) {
 static void iqi_gltf_tag_trs(const iq_model *m, uint32_t tag, uint32_t frame_a, uint32_t frame_b, float blend, float t[3], float r[4],
                       float s[3]) {
     float a[16];
-    if (!iq_tag_matrix_frames(m, tag, frame_a, frame_b, blend, a)) memset(a, 0, sizeof a), a[0] = a[5] = a[10] = a[15] = 1;
+    if (iq_tag_matrix_frames(m, tag, frame_a, frame_b, blend, a) != IQ_ERROR_NONE) memset(a, 0, sizeof a), a[0] = a[5] = a[10] = a[15] = 1;
     float x[3] = {a[0], a[1], a[2]}, y[3] = {a[4], a[5], a[6]}, z[3] = {a[8], a[9], a[10]};
     float det = x[0] * (y[1] * z[2] - y[2] * z[1]) - y[0] * (x[1] * z[2] - x[2] * z[1]) + z[0] * (x[1] * y[2] - x[2] * y[1]);
     float sign = det < 0 ? -1.0f : 1.0f;

@@ -340,7 +340,7 @@ static void test_attach_other_parents(void) {
     CHECK(fabsf(out[12] - 1) < 1e-5f && fabsf(out[13] - 3) < 1e-5f && fabsf(out[14] - 1) < 1e-5f, "d at (%g, %g, %g)", out[12],
           out[13], out[14]);
     CHECK(fabsf(out[0]) < 1e-5f && fabsf(out[1] - 1) < 1e-5f && fabsf(out[2]) < 1e-5f, "d's x axis (%g, %g, %g)", out[0], out[1], out[2]);
-    CHECK(iq_tag_matrix(m, "d", 0, tag) == 1 && fabsf(tag[14] - 1) < 1e-5f, "the tag query agrees");
+    CHECK(iq_tag_matrix(m, "d", 0, tag) == IQ_ERROR_NONE && fabsf(tag[14] - 1) < 1e-5f, "the tag query agrees");
     CHECK(iq_pose_model(m, &play, NULL, 0, 1, NULL) == 0 && fabsf(m->instance->world_matrices[12 * 3 + 11] - 1) < 1e-5f, "posed world matrix");
     CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants");
 

@@ -171,7 +171,46 @@ export class Wasm {
 
   /** An error from a code number a call returned (no iq_error filled). */
   codeError(codeNumber, message, file) {
-    return this.located(this.names.error[codeNumber] ?? 'invalid_argument', message, {}, file);
+    return this.located(this.names.error[codeNumber] ?? 'internal', message, {}, file);
+  }
+
+  // -- Calls: the one place a C export's result is tested (as meshoptimizer's decode() allocates,
+  // copies, calls, releases and throws in one function). No other module calls an export.
+
+  /**
+   * Calls a C export that returns an iq_error_code (0: success) and throws its InterquakeError
+   * otherwise: with the C's message and location when `args` pass this library's iq_error
+   * (errorPtr), else with `message` (what was asked). Codes in `allow` are returned by name
+   * instead of thrown; success returns null.
+   */
+  call(name, args, { message = name, file, allow } = {}) {
+    const code = this.exports[name](...args);
+    if (code === 0) return null;
+    const error = args.includes(this.errorPtr) ? this.lastError(file) : this.codeError(code, message, file);
+    if (allow?.includes(error.code)) return error.code;
+    throw error;
+  }
+
+  /** Calls a C export that returns a handle or an address, or 0 after filling this library's iq_error (passed in `args`). */
+  make(name, args, file) {
+    const result = this.exports[name](...args);
+    if (!result) throw this.lastError(file);
+    return result;
+  }
+
+  /** Calls a C export that cannot fail: it returns a value (a count, a number, a live record's address) or nothing. */
+  value(name, ...args) {
+    return this.exports[name](...args);
+  }
+
+  /** Copies bytes into the heap and calls an iq_error_code export with (address, length, ...rest); see call(). */
+  callWithBytes(bytes, name, rest, options = {}) {
+    return this.withBytes(bytes, (ptr, n) => this.call(name, [ptr, n, ...rest], options), options.file);
+  }
+
+  /** Copies bytes into the heap and calls a handle- or address-returning export with (address, length, ...rest); see make(). */
+  makeWithBytes(bytes, name, rest, file) {
+    return this.withBytes(bytes, (ptr, n) => this.make(name, [ptr, n, ...rest], file), file);
   }
 
   located(code, detail, { offset = -1, line = 0, column = 0 } = {}, file) {

@@ -52,6 +52,37 @@ test('only web/core/wasm.js reads the heap by offset or knows the WASM exports\'
   }
 });
 
+test('only web/core/wasm.js calls a WASM export, so no other module tests what one returns', () => {
+  // Every export's result (an iq_error_code, a handle, an address) is tested in one place:
+  // wasm.call / make / value (and their withBytes forms); a module that reached the exports
+  // itself could test a raw return value again (`!== 1`, `if (code)`, `if (!handle)`).
+  const direct = /\.exports\b|\b(?:e|exports)\.iq_wasm_\w+\(|\[['"]iq_wasm_\w+['"]\]\(/;
+  let calls = 0;
+  for (const { path, text } of sources) {
+    if (path === 'core/wasm.js') continue;
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => direct.test(l));
+    assert.equal(line, -1, `${path}:${line + 1} calls a WASM export itself: ${lines[line]?.trim()}`);
+    calls += (text.match(/\.(call|make|value|callWithBytes|makeWithBytes)\('iq_wasm_/g) ?? []).length;
+  }
+  assert.ok(calls >= 30, `the scan found the calls through wasm.js (${calls})`);
+});
+
+test('wasm.call turns a returned code into an InterquakeError, wasm.make a 0 into the error the C filled', () => {
+  const wasm = iq._wasm;
+  const stale = 0x7fff0fff; // a handle that was never made
+  assert.equal(wasm.call('iq_wasm_dispose', [stale], { allow: ['disposed'] }), 'disposed');
+  assert.throws(() => wasm.call('iq_wasm_dispose', [stale], { message: 'dispose(stale)', file: 'x.iqm' }),
+    (e) => e instanceof InterquakeError && e.code === 'disposed' && e.message === 'x.iqm: disposed: dispose(stale)');
+  assert.throws(() => wasm.makeWithBytes(new Uint8Array(16), 'iq_wasm_load', [0, wasm.errorPtr], 'noise.bin'),
+    (e) => e.code === 'unknown_format' && e.file === 'noise.bin' && /no IQM, IQE or MD3 signature/.test(e.message));
+  // a parser that fills the error: its code and location come back, not just the number
+  assert.throws(() => wasm.withRecord('iq_skin', null, (out) => wasm.callWithBytes(new TextEncoder().encode('a,b\n"open'), 'iq_wasm_parse_skin', [out, wasm.errorPtr], { file: 's.skin' })),
+    (e) => e.code === 'syntax' && e.line === 2 && e.file === 's.skin');
+  const ok = wasm.withRecord('iq_skin', null, (out) => wasm.callWithBytes(new TextEncoder().encode('a,b'), 'iq_wasm_parse_skin', [out, wasm.errorPtr]));
+  assert.equal(ok, null, 'success is null');
+});
+
 test('layouts, enums and constants come from the C tables', () => {
   const wasm = iq._wasm;
   // a few facts the C defines, read back through the tables
