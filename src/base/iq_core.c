@@ -117,6 +117,12 @@ iqi_test_heap iqi_test_heap_state;
 static int test_heap_fails(void) {
     return ++iqi_test_heap_state.allocations == iqi_test_heap_state.fail_at;
 }
+void *iqi_malloc(size_t size) {
+    if (test_heap_fails()) return NULL;
+    void *p = malloc(size);
+    if (p) iqi_test_heap_state.live++;
+    return p;
+}
 void *iqi_calloc(size_t count, size_t size) {
     if (test_heap_fails()) return NULL;
     void *p = calloc(count, size);

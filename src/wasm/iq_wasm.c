@@ -55,7 +55,7 @@ static uint32_t add_slot(void *object, uint32_t kind, uint32_t owner, iq_error *
         }
         uint32_t grown = slot_count ? slot_count * 2 : 16;
         if (grown > MAX_SLOTS) grown = MAX_SLOTS;
-        slot *s = realloc(slots, grown * sizeof *s);
+        slot *s = iqi_realloc(slots, grown * sizeof *s);
         if (!s) {
             iqi_set_error(err, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the handle table");
             return 0;

@@ -4,6 +4,7 @@
  * attaching animation files, and bad arguments. Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "sweeps.h"
 #include "interquake.h"
 #include <math.h>
 #include <string.h>
@@ -373,7 +374,28 @@ static void test_attach_other_parents(void) {
     iq_free(m);
 }
 
+/* Instances and attached animations come from the library's heap too: each
+ * allocation failing in turn gives out_of_memory and leaves nothing. */
+static int instance_attempt(const void *arg, iq_error *err) {
+    iq_instance *inst = iq_instance_create(arg, err);
+    int ok = inst && iq_instance_evaluate(inst, 0.5f) == IQ_ERROR_NONE;
+    iq_instance_free(inst);
+    return ok;
+}
+
+static void test_allocation_failures(void) {
+    size_t n;
+    unsigned char *d = iqt_read_file(CORPUS "mrfixit/mrfixit.iqm", &n);
+    iq_error err;
+    iq_model *m = d ? iq_load_memory(d, n, NULL, &err) : NULL;
+    CHECK(m != NULL, "mrfixit.iqm");
+    if (m) iqt_allocation_sweep("iq_instance_create (mrfixit.iqm)", instance_attempt, m);
+    iq_free(m);
+    free(d);
+}
+
 int main(void) {
+    test_allocation_failures();
     test_attach_other_parents();
     test_playhead_on_paper();
     test_playhead_sweep();
