@@ -4,7 +4,7 @@
 // (iq_wasm_layout / iq_wasm_constants in src/wasm/iq_wasm_tables.c), so no other JS file
 // knows an offset or a number that C defines.
 
-/** Every failure is one of these: `code` is stable (the C list, src/base/iq_errors.h), `message` says what and where. */
+/** Every failure is one of these: `code` is stable (the C's list or JS_ERRORS), `message` says what and where. */
 export class InterquakeError extends Error {
   constructor(code, message, { offset = -1, line = 0, column = 0, file } = {}) {
     super(message);
@@ -17,8 +17,22 @@ export class InterquakeError extends Error {
   }
 }
 
-// Error codes JS raises before the WASM is there to list them (checked against the list at init).
-const LOADER_CODES = ['wasm_unavailable', 'wasm_mismatch', 'invalid_argument'];
+/**
+ * Error codes only the JS library raises, with what each means: the C's list is
+ * src/base/iq_errors.h (read from the WASM at init), the viewer's web/viewer/errors.js.
+ * tools/gen-types.mjs joins the three into the ErrorCode type.
+ */
+export const JS_ERRORS = Object.freeze({
+  wasm_unavailable: 'the WebAssembly module could not be fetched or compiled',
+  wasm_mismatch: 'the WebAssembly module does not match the JS that loads it',
+  unavailable: 'a part the call needs (an inflater for deflated entries) is not available',
+  missing_file: 'a file the model or player needs is not there',
+  bad_checksum: "an archive entry's CRC-32 does not match its data",
+  bad_deflate: "an archive entry's deflate stream is invalid",
+});
+
+// C codes JS raises itself (checked against the C's list at init).
+const C_CODES_USED = ['invalid_argument', 'out_of_memory', 'unsupported', 'internal'];
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const utf8Encoder = new TextEncoder();
@@ -150,15 +164,20 @@ export class Wasm {
       for (const [name, value] of Object.entries(values)) names[value] = name;
       this.names[group] = names;
     }
-    this.errorCodes = new Set(Object.keys(this.constants.error));
-    for (const code of LOADER_CODES) {
-      if (!this.errorCodes.has(code)) throw new InterquakeError('wasm_mismatch', `the WASM does not list error '${code}'; rebuild it`);
+    const cCodes = Object.keys(this.constants.error);
+    for (const code of C_CODES_USED) {
+      if (!cCodes.includes(code)) throw new InterquakeError('wasm_mismatch', `the WASM does not list error '${code}'; rebuild it`);
     }
+    for (const code of Object.keys(JS_ERRORS)) {
+      if (cCodes.includes(code)) throw new InterquakeError('wasm_mismatch', `the WASM lists '${code}', a code of the JS library's; rebuild it`);
+    }
+    /** The codes an InterquakeError can carry: the C's and the JS library's. */
+    this.errorCodes = new Set([...cCodes, ...Object.keys(JS_ERRORS)]);
   }
 
-  /** An error the JS side raises: its code must be one the C lists. */
+  /** An error the JS side raises: its code must be in the C's list or JS_ERRORS. */
   fail(code, message, where = {}) {
-    if (!this.errorCodes.has(code)) throw new Error(`interquake bug: error code '${code}' is not in IQ_ERROR_LIST`);
+    if (!this.errorCodes.has(code)) throw new Error(`interquake bug: error code '${code}' is neither in IQ_ERROR_LIST nor in JS_ERRORS`);
     return new InterquakeError(code, message, where);
   }
 
