@@ -35,13 +35,13 @@ static inline void quat_slerp(float out[4], const float a[4], const float b[4], 
     float sign = dot < 0.0f ? -1.0f : 1.0f;
     dot *= sign;
     if (dot > 0.9995f) {
-        iqm_quat_nlerp(out, a, b, t);
+        iqi_quat_nlerp(out, a, b, t);
         return;
     }
     float angle = acosf(dot), inv_sin = 1.0f / sinf(angle);
     float wa = sinf((1.0f - t) * angle) * inv_sin, wb = sign * sinf(t * angle) * inv_sin;
     for (int i = 0; i < 4; i++) out[i] = a[i] * wa + b[i] * wb;
-    iqm_quat_normalize(out);
+    iqi_quat_normalize(out);
 }
 
 /* Rotation interpolation (measured in docs/API-anim.md): nlerp is within
@@ -69,7 +69,7 @@ static inline void transform_blend(iq_transform *out, const iq_transform *a, con
         memcpy(out->rotate, q, sizeof q);
     } else {
         iq_transform r;
-        iqm_transform_lerp(&r, a, b, t);
+        iqi_transform_lerp(&r, a, b, t);
         *out = r;
     }
 }
@@ -232,7 +232,7 @@ void iq_sample_frame(const iq_model *m, float frame, iq_transform *out) {
         memcpy(out, a, nj * sizeof *out);
         return;
     }
-    for (uint32_t j = 0; j < nj; j++) iqm_transform_lerp(&out[j], &a[j], &b[j], t);
+    for (uint32_t j = 0; j < nj; j++) iqi_transform_lerp(&out[j], &a[j], &b[j], t);
 }
 
 // -- Hierarchy
@@ -242,13 +242,13 @@ void iq_compute_skin_matrices(iq_instance *inst, const iq_transform *locals) {
     float *world = inst->world_matrices;
     for (uint32_t j = 0; j < m->joint_count; j++) {
         float local[12];
-        iqm_mat_from_transform(local, &locals[j]);
+        iqi_mat_from_transform(local, &locals[j]);
         int32_t parent = m->joints[j].parent;
-        if (parent >= 0) iqm_mat_mul(world + 12 * j, world + 12 * parent, local);
+        if (parent >= 0) iqi_mat_mul(world + 12 * j, world + 12 * parent, local);
         else memcpy(world + 12 * j, local, sizeof local);
     }
     for (uint32_t j = 0; j < m->joint_count; j++) {
-        iqm_mat_mul(inst->skin_matrices + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
+        iqi_mat_mul(inst->skin_matrices + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
         mat34_to_col44(inst->skin_matrices_4x4 + 16 * j, inst->skin_matrices + 12 * j);
     }
 }
@@ -342,10 +342,10 @@ iq_error_code iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *
             sample_joint(m, &h2, (uint32_t)j, blend->opts.flags, &t2);
             transform_blend(&t, &t, &t2, weight, play->opts.flags);
         }
-        iqm_mat_from_transform(local, &t);
+        iqi_mat_from_transform(local, &t);
         if (first) memcpy(world, local, sizeof world);
         else {
-            iqm_mat_mul(tmp, local, world);
+            iqi_mat_mul(tmp, local, world);
             memcpy(world, tmp, sizeof world);
         }
         first = 0;

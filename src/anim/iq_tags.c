@@ -91,11 +91,11 @@ static void joint_local(const iq_model *m, uint32_t j, uint32_t f0, uint32_t f1,
         const iq_transform *a = m->frame_poses + (size_t)f0 * m->joint_count + j;
         const iq_transform *b = m->frame_poses + (size_t)f1 * m->joint_count + j;
         if (t == 0.0f) local = *a;
-        else iqm_transform_lerp(&local, a, b, t);
+        else iqi_transform_lerp(&local, a, b, t);
     } else {
         local = m->joints[j].bind;
     }
-    iqm_mat_from_transform(out, &local);
+    iqi_mat_from_transform(out, &local);
 }
 
 static void joint_matrix(const iq_model *m, uint32_t joint, uint32_t f0, uint32_t f1, float t, float out[16]) {
@@ -104,7 +104,7 @@ static void joint_matrix(const iq_model *m, uint32_t joint, uint32_t f0, uint32_
     /* parent < index is guaranteed, so the walk ends at a root */
     for (int32_t p = m->joints[joint].parent; p >= 0; p = m->joints[p].parent) {
         joint_local(m, (uint32_t)p, f0, f1, t, local);
-        iqm_mat_mul(tmp, local, world);
+        iqi_mat_mul(tmp, local, world);
         memcpy(world, tmp, sizeof world);
     }
     for (int c = 0; c < 4; c++) {

@@ -1065,7 +1065,7 @@ static void quat_from_axes(float q[4], const float x[3], const float y[3], const
         d[3] = (m10 - m01) / s; d[0] = (m02 + m20) / s; d[1] = (m12 + m21) / s; d[2] = 0.25 * s;
     }
     for (int k = 0; k < 4; k++) q[k] = (float)d[k];
-    iqm_quat_normalize(q);
+    iqi_quat_normalize(q);
 }
 
 /* The same hemisphere as the previous key, so LINEAR slerp takes the short way. */
@@ -1122,7 +1122,7 @@ static int joint_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_ra
                 float *dst = o + (size_t)n * k;
                 memcpy(dst, v, (size_t)n * 4);
                 if (path == 1) {
-                    iqm_quat_normalize(dst);
+                    iqi_quat_normalize(dst);
                     quat_follow(dst, k ? dst - 4 : NULL);
                 }
                 for (int c = 0; c < n; c++) same &= v[c] == bv[c];
