@@ -233,7 +233,7 @@ IQ_EXPORT iq_image *iq_wasm_decode_tga(const void *data, uint32_t size, iq_error
 }
 IQ_EXPORT void iq_wasm_image_free(iq_image *image) { iq_image_free(image); }
 
-// -- Quake 3 companion files, the Quake 3 clock, zip archives (src/iq_quake3.h)
+// -- Quake 3 companion files, the Quake 3 clock, zip archives (quake3/iq_quake3.h)
 
 /* Parse into *out (JS owns it). An error code, with *err filled. */
 IQ_EXPORT iq_error_code iq_wasm_parse_animation_cfg(const void *text, uint32_t size, iq_q3_config *out, iq_error *err) {

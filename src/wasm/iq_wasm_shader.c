@@ -1,4 +1,4 @@
-/* The shader scripts' exports (src/iq_shader.h): in interquake.wasm and in
+/* The shader scripts' exports (quake3/iq_shader.h): in interquake.wasm and in
  * interquake-shaders.wasm, the viewer's lazily fetched second WASM (build.sh).
  * They take no model: every array is passed in. */
 #include "wasm/iq_wasm_internal.h"

@@ -157,7 +157,7 @@ static const iq_wasm_field layout[] = {
     F(iq_gltf_scene, materials, materials, PTR) F(iq_gltf_scene, materialCount, material_count, U32)
     F(iq_gltf_scene, clips, clips, PTR) F(iq_gltf_scene, clipCount, clip_count, U32)
     F(iq_gltf_scene, maxMorphTargets, max_morph_targets, U32)
-    /* Quake 3 shader scripts (src/iq_shader.h; the exports are in the section at the end) */
+    /* Quake 3 shader scripts (quake3/iq_shader.h; the exports are in wasm/iq_wasm_shader.c) */
     REC(iq_shader_wave) F(iq_shader_wave, func, func, U32) F(iq_shader_wave, base, base, F32)
     F(iq_shader_wave, amplitude, amplitude, F32) F(iq_shader_wave, phase, phase, F32) F(iq_shader_wave, frequency, frequency, F32)
     REC(iq_shader_tcmod) F(iq_shader_tcmod, type, type, U32) A(iq_shader_tcmod, params, params, F32)
