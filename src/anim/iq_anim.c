@@ -105,7 +105,7 @@ iq_error_code iq_clip_playhead(const iq_model *m, const iq_animation *a, double 
     out->frame_a = out->frame_b = a->first_frame;
     if (n == 0) {
         out->finished = 1;
-        return 0;
+        return IQ_ERROR_NONE;
     }
     iq_loop_mode mode = o->loop;
     if (mode == IQ_LOOP_AUTO) mode = (a->flags & IQ_ANIMATION_LOOP) ? IQ_LOOP_REPEAT : IQ_LOOP_ONCE;
@@ -172,7 +172,7 @@ iq_error_code iq_clip_playhead(const iq_model *m, const iq_animation *a, double 
     out->frame_b = a->first_frame + fb;
     out->blend = t;
     out->position = (float)p;
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 /* One joint's local pose at a playhead. */
@@ -210,7 +210,7 @@ iq_error_code iq_sample_animation(const iq_model *m, uint32_t animation, double 
     if (!out && m->joint_count) return IQ_ERROR_INVALID_ARGUMENT;
     sample_pose(m, &h, opts ? opts->flags : 0, out);
     if (head) *head = h;
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 // -- Frames (the original entry point: a fractional global frame)
@@ -258,14 +258,14 @@ iq_error_code iq_instance_evaluate(iq_instance *inst, float frame) {
     const iq_model *m = inst->model;
     if (m->frame_positions) {
         iqi_morph_evaluate(inst, frame);
-        return 0;
+        return IQ_ERROR_NONE;
     }
     if (m->joint_count) {
         iq_sample_frame(m, frame, inst->local_poses);
         iq_compute_skin_matrices(inst, inst->local_poses);
     }
     iq_skin_vertices(inst);
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 iq_error_code iq_evaluate(iq_model *m, float frame) { return m ? iq_instance_evaluate(m->instance, frame) : IQ_ERROR_INVALID_ARGUMENT; }
@@ -306,7 +306,7 @@ iq_error_code iq_pose_instance(iq_instance *inst, const iq_play *play, const iq_
         iq_skin_vertices(inst);
     }
     if (head) *head = h1;
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 /* The bounds of one pose of the model's mesh, for appended frames (iq_anim_attach.c) and for
@@ -351,13 +351,13 @@ iq_error_code iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *
         first = 0;
     }
     mat34_to_col44(out, world);
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 iq_error_code iq_instance_joint_matrix(const iq_instance *inst, uint32_t joint, float out[16]) {
     if (!inst || !out || joint >= inst->model->joint_count) return IQ_ERROR_INVALID_ARGUMENT;
     mat34_to_col44(out, inst->world_matrices + 12 * (size_t)joint);
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 int32_t iq_find_joint(const iq_model *m, const char *name) {

@@ -152,7 +152,7 @@ iq_error_code iq_attach_animations(iq_model *m, const iq_model *src, iq_error *e
         iqi_warn(&ctx, IQ_WARNING_IGNORED_DATA, "%u of the model's %u joints are not in the animations; they keep their bind pose",
                  still, nj);
     arena->budget = arena->used > old_budget ? arena->used : old_budget;
-    return 0;
+    return IQ_ERROR_NONE;
 fail:
     arena->budget = arena->used > old_budget ? arena->used : old_budget;
     if (err->code == IQ_ERROR_NONE) attach_fail(err, IQ_ERROR_OUT_OF_MEMORY, "attaching animations failed");

@@ -69,5 +69,5 @@ iq_error_code iq_instance_morph(iq_instance *inst, uint32_t frame_a, uint32_t fr
         return IQ_ERROR_INVALID_ARGUMENT;
     t = t < 0 ? 0 : t > 1 ? 1 : t; /* between the frames: outputs stay finite */
     iqi_morph_frames(inst, frame_a, frame_b, t, frame_a, frame_b, t, 0.0f);
-    return 0;
+    return IQ_ERROR_NONE;
 }

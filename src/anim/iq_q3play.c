@@ -52,5 +52,5 @@ iq_error_code iq_q3_playhead(const iq_q3_animation *a, double time, uint32_t par
     } else {
         out->finished = n == 0 || k + 1 >= n;
     }
-    return 0;
+    return IQ_ERROR_NONE;
 }

@@ -348,7 +348,7 @@ iq_error_code iq_shader_stage_eval(const iq_shader_stage *st, const iq_shader_en
         if (index < 0) index = 0;
         out->frame = (uint32_t)(index % st->frame_count);
     }
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 // -- Deforms
