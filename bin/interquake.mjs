@@ -156,6 +156,17 @@ async function main(argv) {
   return commandConvert(positional, options);
 }
 
+// A closed pipe (`interquake validate DIR --warnings | head -1`): the reader wants no more, so the
+// run ends at once and quietly (no stack), with the exit code of what was done so far (validate
+// sets 1 as soon as something failed; else 0), as a producer in a pipeline should.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    process.exitCode = 70;
+    throw err;
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err) => {

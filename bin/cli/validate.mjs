@@ -171,6 +171,7 @@ export async function commandValidate(positional, options) {
   const workerCount = Math.max(1, Math.min(options.workers || defaultWorkers(), jobs.length || 1));
   const results = [...items];
   const print = (item) => {
+    if (!item.ok) process.exitCode = 1; // the code so far, should the pipe close before the end
     if (options.json) return;
     const lines = [];
     if (!item.ok) lines.push(problemLine(item.path, item.error));
