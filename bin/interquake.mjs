@@ -22,7 +22,7 @@ const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 
 const HELP = {
   main: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3] [--pk3 ARCHIVE]...
-       interquake validate PATH... [--json] [--warnings] [--workers N] [--timeout SECONDS]
+       interquake validate PATH... [--json] [--warnings] [--alone] [--workers N] [--timeout SECONDS]
        interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
        interquake --version | --help | COMMAND --help
 
@@ -47,15 +47,17 @@ TARGET is
   --format F      read a model as this format instead of detecting it
   --pk3 ARCHIVE   with an archive TARGET: read it and ARCHIVE as one Quake 3 file system (repeat
                   for more; a later file name wins, as the game sorts pk3s)`,
-  validate: `usage: interquake validate PATH... [--json] [--warnings] [--workers N] [--timeout SECONDS]
+  validate: `usage: interquake validate PATH... [--json] [--warnings] [--alone] [--workers N] [--timeout SECONDS]
 
 Walks files, folders and .pk3/.zip archives; loads every model (.iqm, .iqe, .md3) and every
 Quake 3 player (a folder with lower, upper and head models, loose or inside an archive, checked
-with every skin). Prints one line per problem, "PATH: CODE: MESSAGE", then a summary.
-Exits 1 when something failed, 0 otherwise.
+with every skin; the .pk3s of one folder are read together, as the game mounts them). Prints one
+line per problem, "PATH: CODE: MESSAGE", a line per model format skipped ("skipped 859 .md2 (not
+read yet: ...)"), then a summary. Exits 1 when something failed, 0 otherwise.
 
-  --json          one JSON document with every item and the summary (docs/CLI.md)
+  --json          one JSON document with every item, the skipped files and the summary (docs/CLI.md)
   --warnings      print warnings too ("PATH: warning CODE: MESSAGE")
+  --alone         check each .pk3's players on their own, not with the other .pk3s of its folder
   --workers N     worker threads (default: every core, ${defaultWorkers()} here)
   --timeout S     seconds one item may take before its worker is stopped (default 60)`,
   convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
@@ -79,7 +81,7 @@ OUT is never left half written.
 
 const OPTIONS = {
   info: { json: 'flag', full: 'flag', skin: 'value', format: 'value', pk3: 'list' },
-  validate: { json: 'flag', warnings: 'flag', workers: 'value', timeout: 'value' },
+  validate: { json: 'flag', warnings: 'flag', workers: 'value', timeout: 'value', alone: 'flag' },
   convert: { format: 'value', skin: 'value', lod: 'value', pk3: 'list' },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3'];

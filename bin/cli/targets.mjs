@@ -1,5 +1,6 @@
 // What a command-line path names: a model file, a folder (a Quake 3 player), a .pk3/.zip, or
 // ARCHIVE:PATH (an entry or a player folder inside one); and the files a player or model needs.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from './errors.mjs';
@@ -37,8 +38,37 @@ async function splitArchivePath(target) {
   return { path: target, inner: null };
 }
 
+/**
+ * Opens an archive: from bytes already read, or else from the file itself, read on demand (the
+ * directory now, each entry when it is read; dispose() closes it), so no archive is held whole.
+ */
 export async function openArchiveFile(iq, path, bytes) {
-  return iq.openArchive(bytes || (await readBytes(path)), { name: path });
+  if (bytes) return iq.openArchive(bytes, { name: path });
+  let fd;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new InputError(`${path}: cannot read: ${err.code || err.message}`, 'cannot_read');
+  }
+  const reader = {
+    size: fstatSync(fd).size,
+    read(offset, length) {
+      const out = new Uint8Array(length);
+      let got = 0;
+      for (let n = 1; got < length && n > 0; got += n) n = readSync(fd, out, got, length - got, offset + got);
+      return got === length ? out : out.subarray(0, got);
+    },
+    close() {
+      if (fd !== null) closeSync(fd);
+      fd = null;
+    },
+  };
+  try {
+    return await iq.openArchive(reader, { name: path });
+  } catch (err) {
+    reader.close();
+    throw err;
+  }
 }
 
 /** The files of a player folder on disk, keyed by game path when the folder sits under models/players/. */

@@ -125,6 +125,12 @@ export class Interquake {
     throw this._wasm.fail('unsupported', 'shader scripts are in interquake-shaders.wasm with this WASM build: await iq.loadShaderSupport() first');
   }
 
+  /**
+   * The model formats load() reads, as the C lists them ('iqm', 'iqe', 'md3', ...; 'auto' left
+   * out): what "can read" means to a caller that sorts files (interquake validate).
+   */
+  get formats() { return Object.keys(this._wasm.constants.format).filter((name) => name !== 'auto'); }
+
   /** Bytes held by live models in the WASM heap (for leak checks). */
   get liveBytes() { return this._wasm.exports.iq_wasm_live_bytes(); }
 
