@@ -24,6 +24,7 @@ const HELP = {
   main: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3] [--pk3 ARCHIVE]...
        interquake validate PATH... [--json] [--warnings] [--alone] [--workers N] [--timeout SECONDS]
        interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
+                  [--weapon NAME] [--anim FILE]... [--front x|z] [--ground] [--scale N|metres]
        interquake --version | --help | COMMAND --help
 
   info      what a model, archive or Quake 3 player holds
@@ -61,13 +62,21 @@ read yet: ...)"), then a summary. Exits 1 when something failed, 0 otherwise.
   --workers N     worker threads (default: every core, ${defaultWorkers()} here)
   --timeout S     seconds one item may take before its worker is stopped (default 60)`,
   convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
+                  [--weapon NAME] [--anim FILE]... [--front x|z] [--ground] [--scale N|metres]
 
 OUT.glb: writes IN (an IQM, IQE or MD3 model, a Quake 3 player folder, or ARCHIVE:PATH naming a
 model or a player inside a .pk3) as binary glTF 2.0 with its animations and embedded textures
-(docs/GLTF.md). Textures not found are reported on stderr; the GLB is written anyway.
+(docs/GLTF.md). Textures not found are reported on stderr; the GLB is written anyway. A model on
+disk gets the animations of the animation-only files beside it (as the viewer attaches them).
 
   --skin NAME     the player's skin (default: 'default')
   --lod N         the player's level of detail (0, 1, 2)
+  --weapon NAME   the player holds this weapon on tag_weapon (models/weapons2/NAME/NAME.md3, or a path)
+  --anim FILE     attach this file's animations to the model (joints matched by name; repeatable)
+  --front x|z     z: turn the model so its front (Quake's +X) faces glTF's front (+Z); x: as it is
+  --ground        stand it on y = 0: a player's feet where the game puts the floor (24 units
+                  below its origin), a model's lowest point over its animations
+  --scale N       multiply by N; 'metres': a Quake unit as 1/32 m (a 56-unit player is 1.75 m)
   --pk3 ARCHIVE   with ARCHIVE:PATH as IN: read that archive and ARCHIVE as one Quake 3 file
                   system (textures and shader scripts from other pk3s; repeat for more)
 
@@ -82,7 +91,9 @@ OUT is never left half written.
 const OPTIONS = {
   info: { json: 'flag', full: 'flag', skin: 'value', format: 'value', pk3: 'list' },
   validate: { json: 'flag', warnings: 'flag', workers: 'value', timeout: 'value', alone: 'flag' },
-  convert: { format: 'value', skin: 'value', lod: 'value', pk3: 'list' },
+  convert: {
+    format: 'value', skin: 'value', lod: 'value', pk3: 'list', weapon: 'value', anim: 'list', front: 'value', ground: 'flag', scale: 'value',
+  },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3'];
 
@@ -132,6 +143,15 @@ function parseArgs(argv) {
     const n = Number(options.lod);
     if (!Number.isInteger(n) || n < 0 || n > 9) throw new UsageError(`--lod takes a whole number 0..9, not '${options.lod}'`, command);
     options.lod = n;
+  }
+  if (options.front !== undefined && !['x', 'z'].includes(options.front)) {
+    throw new UsageError(`--front takes x (as the model is) or z (glTF's front), not '${options.front}'`, command);
+  }
+  if (options.scale !== undefined) {
+    const named = ['metres', 'meters'].includes(options.scale);
+    const n = Number(options.scale);
+    if (!named && !(Number.isFinite(n) && n > 0)) throw new UsageError(`--scale takes a number above 0 or 'metres', not '${options.scale}'`, command);
+    options.scale = named ? 'metres' : n;
   }
   if (options.timeout !== undefined) {
     const s = Number(options.timeout);

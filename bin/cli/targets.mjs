@@ -81,7 +81,15 @@ export async function loadPlayerFolder(iq, dir, options = {}) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.isFile()) files[prefix ? `${prefix}/${entry.name}` : entry.name] = await readBytes(join(dir, entry.name));
   }
-  const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod });
+  // A weapon (--weapon NAME) lives in the game tree: models/weapons2/NAME/ is read whole (the
+  // models and the textures their shaders name).
+  if (root && options.weapon) {
+    const folder = weaponFolder(options.weapon);
+    for (const entry of await readdir(join(root, folder), { withFileTypes: true }).catch(() => [])) {
+      if (entry.isFile()) files[`${folder}/${entry.name}`] = await readBytes(join(root, folder, entry.name));
+    }
+  }
+  const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod, weapon: options.weapon });
   let player = load();
   // Textures often live in other folders of the game tree (sarge's in models/players/grism):
   // read the files each skin's missing references could be, then assemble again.
@@ -90,6 +98,14 @@ export async function loadPlayerFolder(iq, dir, options = {}) {
     player = load();
   }
   return { player, files };
+}
+
+// The folder of a weapon named as the viewer's weapon attribute names it: "machinegun" is
+// models/weapons2/machinegun/, a path is its own folder.
+function weaponFolder(name) {
+  const path = String(name).replace(/\\/g, '/').replace(/\/$/, '');
+  if (/\.(md3|iqm)$/i.test(path)) return path.slice(0, Math.max(path.lastIndexOf('/'), 0));
+  return path.includes('/') ? path : `models/weapons2/${path}`;
 }
 
 export function missingOverSkins(player) {
@@ -166,7 +182,7 @@ export async function openTarget(iq, target, options = {}) {
     const folder = inner.replace(/\\/g, '/').replace(/\/+$/, '');
     const player = archive.players.find((p) => p.path.toLowerCase() === folder.toLowerCase());
     if (player) {
-      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod }), source: 'archive' };
+      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod, weapon: options.weapon }), source: 'archive' };
     }
     const entryBytes = archive.has(inner) ? archive.read(inner) : null;
     if (!entryBytes) {
@@ -179,7 +195,7 @@ export async function openTarget(iq, target, options = {}) {
     return { kind: 'model', path: name, bytes: entryBytes.length, model: iq.load(entryBytes, { name, format: options.format }), textures };
   }
   if (options.pk3?.length) throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
-  return { kind: 'model', path, bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
+  return { kind: 'model', path, folder: dirname(path), bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
 }
 
 // Textures of a model on disk: the path as the model names it from the model's folder, from the

@@ -392,9 +392,9 @@ export function editGLBJson(glb, edit) {
 
 // -- Models
 
-/** The material name of a mesh: its material (IQM/IQE), its first shader (MD3), else its name. */
-function materialName(mesh, index) {
-  return mesh.material || (Array.isArray(mesh.shaders) && mesh.shaders[0]) || mesh.name || `material${index}`;
+/** The texture a mesh names: its material (IQM/IQE) or its first shader (MD3); null for none. */
+function textureName(mesh) {
+  return mesh.material || (Array.isArray(mesh.shaders) && mesh.shaders[0]) || null;
 }
 
 /** A model (IQM, IQE, MD3) with its own animations, as GLB. See Interquake.writeGLB. */
@@ -407,8 +407,10 @@ export async function writeModelGLB(lib, model, options = {}) {
   const materials = new Materials(lib, warnings, missing);
   const meshMaterials = [];
   for (const [i, mesh] of model.meshes.entries()) {
-    const name = materialName(mesh, i);
-    meshMaterials.push(await materials.add(name, textureCandidates(name), read));
+    // A mesh without a material gets a plain one named after the mesh: a mesh's name is not a
+    // texture's (Cube 2's Frankie.iqm names its meshes Tail and Body; its iqm.cfg the textures).
+    const texture = textureName(mesh);
+    meshMaterials.push(await materials.add(texture || mesh.name || `material${i}`, texture ? textureCandidates(texture) : [], read));
   }
   const name = model.name ? String(model.name).replace(/^.*[\\/:]/, '').replace(/\.\w+$/, '') || 'model' : 'model';
   const glb = writeScene(lib, {

@@ -7,7 +7,11 @@ import { InterquakeError } from '../core/wasm.js';
 import { Materials, checkOptions, editGLBJson, writeScene } from '../core/gltf.js';
 
 const PARTS = ['lower', 'upper', 'head'];
-const ATTACH = { upper: ['lower', 'tag_torso'], head: ['upper', 'tag_head'], weapon: ['upper', 'tag_weapon'] };
+// Where each part hangs (CG_AddPlayerWeapon: the gun on tag_weapon, its spinning barrel on the
+// gun's tag_barrel). The muzzle flash is drawn only while firing: it is not written.
+const ATTACH = { upper: ['lower', 'tag_torso'], head: ['upper', 'tag_head'], weapon: ['upper', 'tag_weapon'], barrel: ['weapon', 'tag_barrel'] };
+const LEFT_OUT = new Set(['flash']);
+const ORDER = ['lower', 'upper', 'head', 'weapon', 'barrel'];
 
 // The surface name a skin matches: lower case without the "_1"/"_2" LOD suffix (R_LoadMD3).
 function surfaceKey(name) {
@@ -40,7 +44,7 @@ export async function writePlayerGLB(lib, player, options = {}) {
   try {
     // The parts: the player's own, or those of another LOD read from its files.
     const models = {};
-    for (const [part, { model }] of Object.entries(player.parts)) models[part] = model;
+    for (const [part, { model }] of Object.entries(player.parts)) if (!LEFT_OUT.has(part)) models[part] = model;
     if (lod !== undefined && lod !== player.lod) {
       for (const part of PARTS) {
         const path = `${part}${lod ? `_${lod}` : ''}.md3`;
@@ -66,7 +70,8 @@ export async function writePlayerGLB(lib, player, options = {}) {
     const resolved = skin === player.skin ? { surfaces: player.surfaces, missingFiles: player.missingFiles } : player.resolveSkin(skin);
     const materials = new Materials(lib, warnings, missing);
     const read = async (path) => player.readFile(path);
-    const names = Object.keys(models);
+    const rank = (part) => (ORDER.includes(part) ? ORDER.indexOf(part) : ORDER.length);
+    const names = Object.keys(models).sort((x, y) => rank(x) - rank(y)); // a parent before its children
     const parts = [];
     for (const part of names) {
       const model = models[part];
