@@ -628,6 +628,18 @@ export interface GLBOptions {
   lod?: number;
   /** Morph targets per glTF mesh, 1..255 (default 255). */
   maxMorphTargets?: number;
+  /**
+   * Placement on the root node (the data is unchanged; docs/GLTF.md, "Placement"). 'z' turns the
+   * model's front (Quake's +X) to glTF's front (+Z); 'x' (default) keeps the axes.
+   */
+  front?: 'x' | 'z';
+  /**
+   * true: stand it on y = 0 (a player: the game's floor, 24 units below its origin; a model: its
+   * lowest point over every frame); a number: the height (model units, Z up) put at y = 0.
+   */
+  ground?: boolean | number;
+  /** Uniform scale, or 'metres': a Quake unit as 1/32 m (a 56-unit player box is 1.75 m). */
+  scale?: number | 'metres';
 }
 
 export interface GLBResult {

@@ -63,7 +63,9 @@ export class Interquake {
    * { glb, warnings, missingFiles }. A texture that is not found or not readable is a warning and
    * a plain material, never a failure. options.files (models): object/Map of path -> bytes, or
    * function(path) -> bytes | null | Promise, to read textures; options.skin and options.lod
-   * (players); options.maxMorphTargets (1..255) per morph mesh.
+   * (players); options.maxMorphTargets (1..255) per morph mesh; options.front ('x' | 'z'),
+   * options.ground (true | a height) and options.scale (a number | 'metres') place the scene on its
+   * root node (docs/GLTF.md, "Placement").
    */
   async writeGLB(target, options = {}) {
     this._wasm.need('iq_wasm_write_glb', 'writeGLB()');

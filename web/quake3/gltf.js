@@ -4,7 +4,11 @@
 // `extras` what glTF cannot say (loopFrames, fps, the legs offset, sex, footsteps, headOffset).
 
 import { InterquakeError } from '../core/wasm.js';
-import { Materials, checkOptions, editGLBJson, writeScene } from '../core/gltf.js';
+import { Materials, checkOptions, editGLBJson, placement, writeScene } from '../core/gltf.js';
+
+// The bottom of Quake 3's player box: bg_public.h's MINS_Z, 24 units below the origin, where the
+// game's floor is under a standing player (pmove keeps the box on the ground, whatever the legs do).
+export const PLAYER_MINS_Z = -24;
 
 const PARTS = ['lower', 'upper', 'head'];
 // Where each part hangs (CG_AddPlayerWeapon: the gun on tag_weapon, its spinning barrel on the
@@ -132,7 +136,9 @@ export async function writePlayerGLB(lib, player, options = {}) {
       }
     }
 
-    let glb = writeScene(lib, { parts, materials: materials.list, clips, maxMorphTargets: options.maxMorphTargets }, player.path);
+    let glb = writeScene(lib, {
+      parts, materials: materials.list, clips, maxMorphTargets: options.maxMorphTargets, placement: placement(lib, options, () => PLAYER_MINS_Z),
+    }, player.path);
     const config = player.config || {};
     glb = editGLBJson(glb, (json) => {
       const scene = json.scenes[json.scene ?? 0];
