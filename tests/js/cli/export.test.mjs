@@ -127,3 +127,25 @@ test('convert a player with --weapon: the weapon hangs from upper\'s tag_weapon 
   const onModel = run('convert', `${join(dir, 'sarge.pk3')}:models/weapons2/gun/gun.md3`, join(dir, 'y.glb'), '--weapon', 'gun');
   assert.equal(onModel.status, 2, 'a weapon is for a player');
 }));
+
+test('convert --front z --ground --scale metres: the root node turns, lifts and scales a player; bad values are usage errors', () => withDir(async (dir) => {
+  writeFileSync(join(dir, 'sarge.pk3'), playerWithWeapon());
+  const out = join(dir, 'placed.glb');
+  const r = run('convert', `${join(dir, 'sarge.pk3')}:models/players/sarge`, out, '--front', 'z', '--ground', '--scale', 'metres');
+  assert.equal(r.status, 0, r.stderr);
+  const glb = readFileSync(out);
+  await validate(glb, 'placed sarge');
+  const root = json(glb).nodes.find((n) => n.name === 'interquake_z_up');
+  assert.deepEqual(root.rotation, [-0.5, -0.5, -0.5, 0.5]);
+  assert.deepEqual(root.scale, [1 / 32, 1 / 32, 1 / 32]);
+  assert.deepEqual(root.translation, [0, 24 / 32, 0], 'the box bottom, 24 units below the origin, at y = 0');
+  const scaled = run('convert', `${join(dir, 'sarge.pk3')}:models/players/sarge`, join(dir, 'x2.glb'), '--scale', '2');
+  assert.equal(scaled.status, 0, scaled.stderr);
+  assert.deepEqual(json(readFileSync(join(dir, 'x2.glb'))).nodes.find((n) => n.name === 'interquake_z_up').scale, [2, 2, 2]);
+  for (const bad of [['--front', 'y'], ['--scale', '0'], ['--scale', 'feet'], ['--scale', '-2']]) {
+    const u = run('convert', `${join(dir, 'sarge.pk3')}:models/players/sarge`, join(dir, 'bad.glb'), ...bad);
+    assert.equal(u.status, 2, `${bad.join(' ')}: ${u.stderr}`);
+  }
+  const iqm = run('convert', `${join(dir, 'sarge.pk3')}:models/weapons2/gun/gun.md3`, join(dir, 'gun.iqm'), '--ground');
+  assert.equal(iqm.status, 2, 'placement is for .glb output');
+}));
