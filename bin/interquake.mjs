@@ -76,7 +76,7 @@ disk gets the animations of the animation-only files beside it (as the viewer at
   --front x|z     z: turn the model so its front (Quake's +X) faces glTF's front (+Z); x: as it is
   --ground        stand it on y = 0: a player's feet where the game puts the floor (24 units
                   below its origin), a model's lowest point over its animations
-  --scale N       multiply by N; 'metres': a Quake unit as 1/32 m (a 56-unit player is 1.75 m)
+  --scale N       multiply by N; 'metres': a Quake unit as 3.2 cm (a 56-unit player is 1.79 m)
   --pk3 ARCHIVE   with ARCHIVE:PATH as IN: read that archive and ARCHIVE as one Quake 3 file
                   system (textures and shader scripts from other pk3s; repeat for more)
 

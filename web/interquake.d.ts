@@ -638,7 +638,7 @@ export interface GLBOptions {
    * lowest point over every frame); a number: the height (model units, Z up) put at y = 0.
    */
   ground?: boolean | number;
-  /** Uniform scale, or 'metres': a Quake unit as 1/32 m (a 56-unit player box is 1.75 m). */
+  /** Uniform scale, or 'metres': a Quake unit as 3.2 cm (a 56-unit player box is 1.79 m). */
   scale?: number | 'metres';
 }
 

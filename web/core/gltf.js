@@ -12,11 +12,11 @@ const IMAGE_EXTENSIONS = ['.tga', '.png', '.jpg'];
 // -- Options
 
 /**
- * What options.scale 'metres' multiplies by: a Quake unit taken as 1/32 m (3.125 cm), so the
- * Quake 3 player box, 56 units from its feet (24 below the origin) to the top (32 above), is
- * 1.75 m, and 64 units (a door, two crates) 2 m.
+ * What options.scale 'metres' multiplies by: a Quake unit taken as 3.2 cm, so the Quake 3 player
+ * box, 56 units from its feet (24 below the origin) to the top (32 above), is 1.79 m (sarge's
+ * mesh, 54 units, 1.73 m), and a 64-unit door 2.05 m.
  */
-export const METRES_PER_QUAKE_UNIT = 1 / 32;
+export const METRES_PER_QUAKE_UNIT = 0.032;
 
 /** Checks the options writeGLB() shares between models and players. */
 export function checkOptions(lib, options) {
