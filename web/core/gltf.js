@@ -347,7 +347,14 @@ export function lowestPoint(model) {
     for (let i = 2; i < positions.length; i += 3) if (positions[i] < low) low = positions[i];
   };
   if (model.framePositions) scan(model.framePositions);
-  else if (model.frameCount && model.joints.length) for (let f = 0; f < model.frameCount; f++) scan(model.evaluate(f).positions);
+  else if (model.frameCount && model.joints.length) {
+    const instance = model.createInstance(); // the model's own last evaluate() stays as it was
+    try {
+      for (let f = 0; f < model.frameCount; f++) scan(instance.evaluate(f).positions);
+    } finally {
+      instance.dispose();
+    }
+  }
   if (model.positions) scan(model.positions);
   return Number.isFinite(low) ? low : 0;
 }

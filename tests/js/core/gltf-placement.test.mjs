@@ -148,3 +148,27 @@ test('every animation becomes a clip, one whose every channel equals the bind po
   assert.deepEqual([...world].map((v) => Math.round(v * 1e6) / 1e6), [0, 0, 0, 1, 0, 0, 0, 2, 0]);
   door.dispose();
 });
+
+test('ground on a skinned model: its lowest point over the frames as the library skins them; its own evaluate() left alone', async () => {
+  const I = { translate: [0, 0, 0], rotate: [0, 0, 0, 1], scale: [1, 1, 1] };
+  const model = iq.load(buildIQM({
+    vertexArrays: [
+      { type: 'position', format: 'float', size: 3, data: [0, 0, 1, 1, 0, 1, 0, 1, 1] },
+      { type: 'blendindexes', format: 'ubyte', size: 4, data: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] },
+      { type: 'blendweights', format: 'ubyte', size: 4, data: [255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0] },
+    ],
+    triangles: [[0, 1, 2]],
+    meshes: [{ name: 'm' }],
+    joints: [{ name: 'j', parent: -1, ...I }],
+    frames: [[{ ...I, translate: [0, 0, 2] }], [{ ...I, translate: [0, 0, -7] }]], // the triangle at z = 3, then z = -6
+    anims: [{ name: 'drop', firstFrame: 0, frameCount: 2, framerate: 10 }],
+  }).bytes, { name: 'drop.iqm' });
+  const before = model.evaluate(0).positions.slice();
+  const root = json((await iq.writeGLB(model, { ground: true })).glb).nodes.find((n) => n.name === 'interquake_z_up');
+  assert.deepEqual(root.translation, [0, 6, 0], 'z = -6, frame 1, lifted to y = 0');
+  assert.deepEqual([...model.positions], [0, 0, 1, 1, 0, 1, 0, 1, 1], 'bind pose unchanged');
+  const w = model.worldMatrices; // row-major 3x4: the translation in 3, 7, 11
+  assert.deepEqual([w[3], w[7], w[11]], [0, 0, 2], 'the last evaluate() (frame 0) still holds');
+  assert.deepEqual(model.evaluate(0).positions.slice(), before);
+  model.dispose();
+});
