@@ -1,6 +1,6 @@
 // What a command-line path names: a model file, a folder (a Quake 3 player), a .pk3/.zip, or
 // ARCHIVE:PATH (an entry or a player folder inside one); and the files a player or model needs.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from './errors.mjs';
@@ -40,35 +40,32 @@ async function splitArchivePath(target) {
 
 /**
  * Opens an archive: from bytes already read, or else from the file itself, read on demand (the
- * directory now, each entry when it is read; dispose() closes it), so no archive is held whole.
+ * directory now, each entry when it is read), so no archive is held whole. The file is opened for
+ * each read and closed again: a walk over thousands of archives holds no descriptors.
  */
 export async function openArchiveFile(iq, path, bytes) {
   if (bytes) return iq.openArchive(bytes, { name: path });
-  let fd;
+  let size;
   try {
-    fd = openSync(path, 'r');
+    size = statSync(path).size;
   } catch (err) {
     throw new InputError(`${path}: cannot read: ${err.code || err.message}`, 'cannot_read');
   }
   const reader = {
-    size: fstatSync(fd).size,
+    size,
     read(offset, length) {
       const out = new Uint8Array(length);
+      const fd = openSync(path, 'r');
       let got = 0;
-      for (let n = 1; got < length && n > 0; got += n) n = readSync(fd, out, got, length - got, offset + got);
-      return got === length ? out : out.subarray(0, got);
-    },
-    close() {
-      if (fd !== null) closeSync(fd);
-      fd = null;
+      try {
+        for (let n = 1; got < length && n > 0; got += n) n = readSync(fd, out, got, length - got, offset + got);
+      } finally {
+        closeSync(fd);
+      }
+      return got === length ? out : out.subarray(0, got); // short: the archive reports it, located
     },
   };
-  try {
-    return await iq.openArchive(reader, { name: path });
-  } catch (err) {
-    reader.close();
-    throw err;
-  }
+  return iq.openArchive(reader, { name: path });
 }
 
 /** The files of a player folder on disk, keyed by game path when the folder sits under models/players/. */

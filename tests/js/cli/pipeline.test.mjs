@@ -114,3 +114,11 @@ test('"can read" comes from the library: iq.formats lists what load() reads', as
   assert.ok(canRead('iqm') && canRead('md3') && !canRead('tga') && !canRead('spr'));
   assert.ok(readableExtension(['md5'])('md5mesh') && readableExtension(['md5'])('md5anim') && !readableExtension(['md5'])('md5x'));
 });
+
+test('validate reads archives on demand and holds no descriptor between reads: 300 pk3s under a limit of 128 open files', () => withDir((dir) => {
+  const model = readFileSync(join(corpus, 'md3/assimp/watercan.md3'));
+  for (let i = 0; i < 300; i++) writeFileSync(join(dir, `m${String(i).padStart(3, '0')}.pk3`), buildZip([{ name: `models/m${i}.md3`, data: model, deflate: i % 2 === 0 }]).bytes);
+  const r = spawnSync('bash', ['-c', `ulimit -n 128 && "${process.execPath}" "${bin}" validate "${dir}" --workers 1`], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `${r.stdout.slice(-400)}${r.stderr}`);
+  assert.match(r.stdout, /^600 files: 600 ok, 0 failed/m, 'every archive and its model');
+}));
