@@ -192,7 +192,6 @@ export async function openArchive(lib, bytes, options = {}) {
   if (typeof Blob !== 'undefined' && bytes instanceof Blob) bytes = new Uint8Array(await bytes.arrayBuffer());
   const input = byteSource(bytes, name);
   const wasm = lib._wasm;
-  const e = wasm.exports;
   const err = wasm.errorPtr;
   const zipLimits = {
     maxTotalSize: options.maxTotalSize || 0, maxEntries: options.maxEntries || 0,
@@ -204,13 +203,10 @@ export async function openArchive(lib, bytes, options = {}) {
   const warnings = [];
   wasm.withRecord('iq_zip_limits', zipLimits, (limitsPtr) => wasm.withRecord('iq_zip_directory', null, (dirPtr) => {
     const tail = input.range(Math.max(0, input.size - END_SEARCH), input.size);
-    if (!wasm.withBytes(tail, (ptr, n) => e.iq_wasm_zip_find_directory(ptr, n, input.size, limitsPtr, dirPtr, err), name)) {
-      throw wasm.lastError(name);
-    }
+    wasm.callWithBytes(tail, 'iq_wasm_zip_find_directory', [input.size, limitsPtr, dirPtr, err], { file: name });
     const dir = wasm.read('iq_zip_directory', dirPtr);
     const dirBytes = input.range(dir.offset, dir.offset + dir.size);
-    const zip = wasm.withBytes(dirBytes, (ptr) => e.iq_wasm_zip_read_directory(ptr, dirPtr, limitsPtr, err), name);
-    if (!zip) throw wasm.lastError(name);
+    const zip = wasm.withBytes(dirBytes, (ptr) => wasm.make('iq_wasm_zip_read_directory', [ptr, dirPtr, limitsPtr, err], name), name);
     try {
       const { entryCount, entries: table } = wasm.read('iq_zip', zip);
       let list = wasm.readArray('iq_zip_entry', table, entryCount);
@@ -220,7 +216,7 @@ export async function openArchive(lib, bytes, options = {}) {
         const end = Math.min(entry.localOffset + LOCAL_HEADER_SIZE, input.size); // the C refuses a short one
         headers.set(input.range(Math.min(entry.localOffset, end), end), i * LOCAL_HEADER_SIZE);
       });
-      if (!wasm.withBytes(headers, (ptr, n) => e.iq_wasm_zip_check_local_headers(zip, ptr, n, err), name)) throw wasm.lastError(name);
+      wasm.withBytes(headers, (ptr, n) => wasm.call('iq_wasm_zip_check_local_headers', [zip, ptr, n, err], { file: name }), name);
       const zipInfo = wasm.read('iq_zip', zip);
       list = wasm.readArray('iq_zip_entry', table, entryCount);
       for (const entry of list) {
@@ -236,7 +232,7 @@ export async function openArchive(lib, bytes, options = {}) {
       }
       if (zipInfo.warningCount) warnings.push({ code: 'ignored_data', message: zipInfo.warning });
     } finally {
-      e.iq_wasm_zip_free(zip);
+      wasm.value('iq_wasm_zip_free', zip);
     }
   }));
   const limits = useLimits(options.limits); // bad overrides fail here, not on a later read
