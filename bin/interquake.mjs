@@ -22,8 +22,9 @@ const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 
 const HELP = {
   main: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3] [--pk3 ARCHIVE]...
-       interquake validate PATH... [--json] [--warnings] [--workers N] [--timeout SECONDS]
+       interquake validate PATH... [--json] [--warnings] [--alone] [--workers N] [--timeout SECONDS]
        interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
+                  [--weapon NAME] [--anim FILE]... [--front x|z] [--ground] [--scale N|metres]
        interquake --version | --help | COMMAND --help
 
   info      what a model, archive or Quake 3 player holds
@@ -47,25 +48,35 @@ TARGET is
   --format F      read a model as this format instead of detecting it
   --pk3 ARCHIVE   with an archive TARGET: read it and ARCHIVE as one Quake 3 file system (repeat
                   for more; a later file name wins, as the game sorts pk3s)`,
-  validate: `usage: interquake validate PATH... [--json] [--warnings] [--workers N] [--timeout SECONDS]
+  validate: `usage: interquake validate PATH... [--json] [--warnings] [--alone] [--workers N] [--timeout SECONDS]
 
 Walks files, folders and .pk3/.zip archives; loads every model (.iqm, .iqe, .md3) and every
 Quake 3 player (a folder with lower, upper and head models, loose or inside an archive, checked
-with every skin). Prints one line per problem, "PATH: CODE: MESSAGE", then a summary.
-Exits 1 when something failed, 0 otherwise.
+with every skin; the .pk3s of one folder are read together, as the game mounts them). Prints one
+line per problem, "PATH: CODE: MESSAGE", a line per model format skipped ("skipped 859 .md2 (not
+read yet: ...)"), then a summary. Exits 1 when something failed, 0 otherwise.
 
-  --json          one JSON document with every item and the summary (docs/CLI.md)
+  --json          one JSON document with every item, the skipped files and the summary (docs/CLI.md)
   --warnings      print warnings too ("PATH: warning CODE: MESSAGE")
+  --alone         check each .pk3's players on their own, not with the other .pk3s of its folder
   --workers N     worker threads (default: every core, ${defaultWorkers()} here)
   --timeout S     seconds one item may take before its worker is stopped (default 60)`,
   convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
+                  [--weapon NAME] [--anim FILE]... [--front x|z] [--ground] [--scale N|metres]
 
 OUT.glb: writes IN (an IQM, IQE or MD3 model, a Quake 3 player folder, or ARCHIVE:PATH naming a
 model or a player inside a .pk3) as binary glTF 2.0 with its animations and embedded textures
-(docs/GLTF.md). Textures not found are reported on stderr; the GLB is written anyway.
+(docs/GLTF.md). Textures not found are reported on stderr; the GLB is written anyway. A model on
+disk gets the animations of the animation-only files beside it (as the viewer attaches them).
 
   --skin NAME     the player's skin (default: 'default')
   --lod N         the player's level of detail (0, 1, 2)
+  --weapon NAME   the player holds this weapon on tag_weapon (models/weapons2/NAME/NAME.md3, or a path)
+  --anim FILE     attach this file's animations to the model (joints matched by name; repeatable)
+  --front x|z     z: turn the model so its front (Quake's +X) faces glTF's front (+Z); x: as it is
+  --ground        stand it on y = 0: a player's feet where the game puts the floor (24 units
+                  below its origin), a model's lowest point over its animations
+  --scale N       multiply by N; 'metres': a Quake unit as 3.2 cm (a 56-unit player is 1.79 m)
   --pk3 ARCHIVE   with ARCHIVE:PATH as IN: read that archive and ARCHIVE as one Quake 3 file
                   system (textures and shader scripts from other pk3s; repeat for more)
 
@@ -79,8 +90,10 @@ OUT is never left half written.
 
 const OPTIONS = {
   info: { json: 'flag', full: 'flag', skin: 'value', format: 'value', pk3: 'list' },
-  validate: { json: 'flag', warnings: 'flag', workers: 'value', timeout: 'value' },
-  convert: { format: 'value', skin: 'value', lod: 'value', pk3: 'list' },
+  validate: { json: 'flag', warnings: 'flag', workers: 'value', timeout: 'value', alone: 'flag' },
+  convert: {
+    format: 'value', skin: 'value', lod: 'value', pk3: 'list', weapon: 'value', anim: 'list', front: 'value', ground: 'flag', scale: 'value',
+  },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3'];
 
@@ -131,6 +144,15 @@ function parseArgs(argv) {
     if (!Number.isInteger(n) || n < 0 || n > 9) throw new UsageError(`--lod takes a whole number 0..9, not '${options.lod}'`, command);
     options.lod = n;
   }
+  if (options.front !== undefined && !['x', 'z'].includes(options.front)) {
+    throw new UsageError(`--front takes x (as the model is) or z (glTF's front), not '${options.front}'`, command);
+  }
+  if (options.scale !== undefined) {
+    const named = ['metres', 'meters'].includes(options.scale);
+    const n = Number(options.scale);
+    if (!named && !(Number.isFinite(n) && n > 0)) throw new UsageError(`--scale takes a number above 0 or 'metres', not '${options.scale}'`, command);
+    options.scale = named ? 'metres' : n;
+  }
   if (options.timeout !== undefined) {
     const s = Number(options.timeout);
     if (!Number.isFinite(s) || s <= 0) throw new UsageError(`--timeout takes a number of seconds above 0, not '${options.timeout}'`, command);
@@ -154,6 +176,17 @@ async function main(argv) {
   if (command === 'info') return commandInfo(positional, options);
   if (command === 'validate') return commandValidate(positional, options);
   return commandConvert(positional, options);
+}
+
+// A closed pipe (`interquake validate DIR --warnings | head -1`): the reader wants no more, so the
+// run ends at once and quietly (no stack), with the exit code of what was done so far (validate
+// sets 1 as soon as something failed; else 0), as a producer in a pipeline should.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    process.exitCode = 70;
+    throw err;
+  });
 }
 
 main(process.argv.slice(2)).then(

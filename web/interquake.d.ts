@@ -99,6 +99,8 @@ export class Interquake {
    * fetches and instantiates interquake-shaders.wasm (once). Rejects with wasm_unavailable.
    */
   loadShaderSupport(): Promise<void>;
+  /** The model formats load() reads, from the C's list ('iqm', 'iqe', 'md3', ...). */
+  readonly formats: string[];
   /** Bytes held by live models in the WASM heap. */
   readonly liveBytes: number;
   /** Current size of the WASM memory. */
@@ -389,9 +391,21 @@ export const DEFAULT_FRAMERATE: 24;
 // Declared as additions to Interquake (interface merging). Error codes added here:
 // 'unsupported', 'bad_checksum', 'bad_deflate', 'missing_file', 'unavailable'.
 
+/**
+ * An archive read on demand instead of held in memory (a file descriptor in Node): openArchive
+ * reads the directory through it, and each entry when it is read. dispose() calls close().
+ */
+export interface ArchiveReader {
+  /** The archive's size in bytes. */
+  size: number;
+  /** Exactly `length` bytes from `offset` (a fresh copy, the archive keeps no reference). */
+  read(offset: number, length: number): Uint8Array;
+  close?(): void;
+}
+
 export interface Interquake {
   /** Opens a .pk3/.zip; fflate is imported on first need (or taken from options.fflate / globalThis.fflate). */
-  openArchive(bytes: Uint8Array | ArrayBuffer | ArrayBufferView | Blob, options?: ArchiveOptions): Promise<Archive>;
+  openArchive(bytes: Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ArchiveReader, options?: ArchiveOptions): Promise<Archive>;
   /**
    * Joins archives and loose file sets into one Quake 3 file system: by default ioquake3's rules
    * (pk3s by name, a later name wins; loose files win over every pk3). docs/API-q3.md.
@@ -615,6 +629,18 @@ export interface GLBOptions {
   lod?: number;
   /** Morph targets per glTF mesh, 1..255 (default 255). */
   maxMorphTargets?: number;
+  /**
+   * Placement on the root node (the data is unchanged; docs/GLTF.md, "Placement"). 'z' turns the
+   * model's front (Quake's +X) to glTF's front (+Z); 'x' (default) keeps the axes.
+   */
+  front?: 'x' | 'z';
+  /**
+   * true: stand it on y = 0 (a player: the game's floor, 24 units below its origin; a model: its
+   * lowest point over every frame); a number: the height (model units, Z up) put at y = 0.
+   */
+  ground?: boolean | number;
+  /** Uniform scale, or 'metres': a Quake unit as 3.2 cm (a 56-unit player box is 1.79 m). */
+  scale?: number | 'metres';
 }
 
 export interface GLBResult {

@@ -1,5 +1,6 @@
 // What a command-line path names: a model file, a folder (a Quake 3 player), a .pk3/.zip, or
 // ARCHIVE:PATH (an entry or a player folder inside one); and the files a player or model needs.
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from './errors.mjs';
@@ -37,8 +38,34 @@ async function splitArchivePath(target) {
   return { path: target, inner: null };
 }
 
+/**
+ * Opens an archive: from bytes already read, or else from the file itself, read on demand (the
+ * directory now, each entry when it is read), so no archive is held whole. The file is opened for
+ * each read and closed again: a walk over thousands of archives holds no descriptors.
+ */
 export async function openArchiveFile(iq, path, bytes) {
-  return iq.openArchive(bytes || (await readBytes(path)), { name: path });
+  if (bytes) return iq.openArchive(bytes, { name: path });
+  let size;
+  try {
+    size = statSync(path).size;
+  } catch (err) {
+    throw new InputError(`${path}: cannot read: ${err.code || err.message}`, 'cannot_read');
+  }
+  const reader = {
+    size,
+    read(offset, length) {
+      const out = new Uint8Array(length);
+      const fd = openSync(path, 'r');
+      let got = 0;
+      try {
+        for (let n = 1; got < length && n > 0; got += n) n = readSync(fd, out, got, length - got, offset + got);
+      } finally {
+        closeSync(fd);
+      }
+      return got === length ? out : out.subarray(0, got); // short: the archive reports it, located
+    },
+  };
+  return iq.openArchive(reader, { name: path });
 }
 
 /** The files of a player folder on disk, keyed by game path when the folder sits under models/players/. */
@@ -51,7 +78,15 @@ export async function loadPlayerFolder(iq, dir, options = {}) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.isFile()) files[prefix ? `${prefix}/${entry.name}` : entry.name] = await readBytes(join(dir, entry.name));
   }
-  const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod });
+  // A weapon (--weapon NAME) lives in the game tree: models/weapons2/NAME/ is read whole (the
+  // models and the textures their shaders name).
+  if (root && options.weapon) {
+    const folder = weaponFolder(options.weapon);
+    for (const entry of await readdir(join(root, folder), { withFileTypes: true }).catch(() => [])) {
+      if (entry.isFile()) files[`${folder}/${entry.name}`] = await readBytes(join(root, folder, entry.name));
+    }
+  }
+  const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod, weapon: options.weapon });
   let player = load();
   // Textures often live in other folders of the game tree (sarge's in models/players/grism):
   // read the files each skin's missing references could be, then assemble again.
@@ -60,6 +95,14 @@ export async function loadPlayerFolder(iq, dir, options = {}) {
     player = load();
   }
   return { player, files };
+}
+
+// The folder of a weapon named as the viewer's weapon attribute names it: "machinegun" is
+// models/weapons2/machinegun/, a path is its own folder.
+function weaponFolder(name) {
+  const path = String(name).replace(/\\/g, '/').replace(/\/$/, '');
+  if (/\.(md3|iqm)$/i.test(path)) return path.slice(0, Math.max(path.lastIndexOf('/'), 0));
+  return path.includes('/') ? path : `models/weapons2/${path}`;
 }
 
 export function missingOverSkins(player) {
@@ -136,7 +179,7 @@ export async function openTarget(iq, target, options = {}) {
     const folder = inner.replace(/\\/g, '/').replace(/\/+$/, '');
     const player = archive.players.find((p) => p.path.toLowerCase() === folder.toLowerCase());
     if (player) {
-      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod }), source: 'archive' };
+      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod, weapon: options.weapon }), source: 'archive' };
     }
     const entryBytes = archive.has(inner) ? archive.read(inner) : null;
     if (!entryBytes) {
@@ -149,7 +192,7 @@ export async function openTarget(iq, target, options = {}) {
     return { kind: 'model', path: name, bytes: entryBytes.length, model: iq.load(entryBytes, { name, format: options.format }), textures };
   }
   if (options.pk3?.length) throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
-  return { kind: 'model', path, bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
+  return { kind: 'model', path, folder: dirname(path), bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
 }
 
 // Textures of a model on disk: the path as the model names it from the model's folder, from the

@@ -1,7 +1,7 @@
 // interquake validate: the main thread walks and schedules, workers (worker.mjs) load.
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { init } from '../../web/interquake.node.js';
 import { UsageError } from './errors.mjs';
@@ -34,13 +34,44 @@ export function problemOf(err, path) {
 
 const problemLine = (path, e) => `${path}: ${e.code}${e.where ? ` (${e.where})` : ''}: ${e.message}`;
 
-/** Everything to check under the given paths: jobs for the workers, and archives the main thread lists. */
-async function walk(paths, iq) {
+/**
+ * A predicate on file extensions: does the library read files of this kind? From the library's own
+ * list of formats (iq.formats), so a reader added to the C is picked up here; "md5mesh" and
+ * "md5anim" count as a format "md5".
+ */
+export function readableExtension(formats) {
+  return (ext) => formats.some((f) => ext === f || ((ext === `${f}mesh` || ext === `${f}anim`)));
+}
+
+const extensionOfPath = (path) => {
+  const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+};
+
+// Bytes enough for the library to tell a format by its signature.
+const SNIFF_BYTES = 64;
+// Files of one extension asked about before it is taken for "not a model".
+const SNIFF_TRIES = 3;
+
+/**
+ * Everything to check under the given paths: jobs for the workers, results known at once, and
+ * the files skipped, by format. The archives of one folder are mounted together for their players,
+ * as the game mounts a folder's pk3s (options.alone: each archive on its own).
+ */
+async function walk(paths, iq, options = {}) {
   const jobs = [];
   const items = []; // results known without a worker (unreadable paths, archives that do not open)
   let bytes = 0; // of the models loaded (archive entries uncompressed)
   let inputBytes = 0; // of the files and archives on disk
-  const visit = async (path) => {
+  const canRead = readableExtension(iq.formats);
+  const others = new Map(); // extension -> [{ path, peek() }]: files not opened, by kind
+  const folders = new Map(); // folder -> [{ path, archive }]: the archives found there
+  const skip = (ext, path, peek) => {
+    if (!others.has(ext)) others.set(ext, []);
+    others.get(ext).push({ path, peek });
+  };
+  const visit = async (path, given) => {
     const kind = await kindOf(path);
     if (!kind) {
       items.push({ path, kind: 'file', ok: false, error: { code: 'cannot_read', where: null, message: 'no such file or folder' }, warnings: [] });
@@ -52,8 +83,11 @@ async function walk(paths, iq) {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const entry of entries) {
         const child = join(path, entry.name);
-        if (entry.isDirectory()) await visit(child);
-        else if (entry.isFile() && (MODEL_EXT.test(entry.name) || ARCHIVE_EXT.test(entry.name))) await visit(child);
+        const ext = extensionOfPath(entry.name);
+        if (entry.isDirectory()) await visit(child, false);
+        else if (!entry.isFile()) continue;
+        else if (canRead(ext) || ARCHIVE_EXT.test(entry.name)) await visit(child, false);
+        else skip(ext, child, () => readPrefix(child));
       }
       return;
     }
@@ -62,25 +96,85 @@ async function walk(paths, iq) {
     if (ARCHIVE_EXT.test(path)) {
       let archive;
       try {
-        archive = await openArchiveFile(iq, path);
+        archive = await openArchiveFile(iq, path); // the directory only: entries are read by the workers
       } catch (err) {
         items.push({ path, kind: 'archive', ok: false, error: problemOf(err, path), warnings: [] });
         return;
       }
       items.push({ path, kind: 'archive', ok: true, warnings: archive.warnings.map((w) => ({ code: w.code, message: w.message })) });
-      for (const p of archive.players) jobs.push({ type: 'archive-player', archive: path, entry: p.path, path: `${path}:${p.path}`, weight: 0 });
-      for (const m of archive.models) {
+      const folder = dirname(resolve(path));
+      if (!folders.has(folder)) folders.set(folder, []);
+      folders.get(folder).push({ path, archive });
+      for (const m of archive.files) {
+        const ext = extensionOfPath(m);
+        if (!canRead(ext)) {
+          skip(ext, `${path}:${m}`, () => archive.peek(m, SNIFF_BYTES));
+          continue;
+        }
         const entrySize = archive.entry(m).size || 0;
         bytes += entrySize;
         jobs.push({ type: 'archive-model', archive: path, entry: m, path: `${path}:${m}`, weight: entrySize });
       }
       return;
     }
+    if (!given && !canRead(extensionOfPath(path))) return;
     bytes += size;
-    jobs.push({ type: 'model', path, weight: size });
+    jobs.push({ type: 'model', path, weight: size }); // a file named on the command line is always tried
   };
-  for (const path of paths) await visit(path);
-  return { jobs, items, bytes, inputBytes };
+  for (const path of paths) await visit(path, true);
+
+  // Players: a folder's archives as one file system (each player once, where the game finds it),
+  // or each archive alone.
+  for (const group of folders.values()) {
+    if (options.alone || group.length === 1) {
+      for (const { path, archive } of group) {
+        for (const p of archive.players) jobs.push({ type: 'archive-player', archive: path, entry: p.path, path: `${path}:${p.path}`, weight: 0 });
+      }
+      continue;
+    }
+    const names = group.map((a) => a.path);
+    const fs = iq.mountArchives(group.map((a) => a.archive));
+    for (const p of fs.players) {
+      const under = `${p.path.toLowerCase()}/`;
+      const first = fs.models.find((m) => m.toLowerCase().startsWith(under)) ?? fs.files.find((f) => f.toLowerCase().startsWith(under));
+      const source = (first && fs.sourceOf(first)) || names[0];
+      jobs.push({ type: 'mounted-player', archives: names, archive: names.join('\n'), entry: p.path, path: `${source}:${p.path}`, weight: 0 });
+    }
+    fs.dispose();
+  }
+
+  // Files not opened: a kind the library names as a model format it does not read is reported
+  // (its name from the library's own "unsupported" answer); other kinds (textures, sounds) are not.
+  const skipped = [];
+  for (const [ext, list] of [...others].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1))) {
+    let format = null;
+    for (const file of list.slice(0, SNIFF_TRIES)) {
+      try {
+        const head = await file.peek();
+        if (!head || !head.length) continue;
+        iq.load(head, { name: file.path }).dispose();
+      } catch (err) {
+        if (err && err.code === 'unsupported') {
+          format = problemOf(err, file.path).message.replace(/: interquake reads .*$/, '');
+          break;
+        }
+      }
+    }
+    if (format) skipped.push({ extension: ext, format, count: list.length, paths: list.map((f) => f.path) });
+  }
+  for (const group of folders.values()) for (const { archive } of group) archive.dispose();
+  return { jobs, items, bytes, inputBytes, skipped };
+}
+
+async function readPrefix(path) {
+  const handle = await open(path, 'r');
+  try {
+    const out = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(out, 0, SNIFF_BYTES, 0);
+    return out.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 // Runs jobs on a pool of workers; a job that takes longer than timeoutMs, or a worker that dies,
@@ -163,7 +257,7 @@ export async function commandValidate(positional, options) {
   if (!positional.length) throw new UsageError('validate takes one PATH or more', 'validate');
   const started = performance.now();
   const iq = await init();
-  const { jobs, items, bytes, inputBytes } = await walk(positional, iq);
+  const { jobs, items, bytes, inputBytes, skipped } = await walk(positional, iq, options);
   // Loose files first, then each archive's entries together (a worker keeps two archives open);
   // big items first within each, so the last ones to finish are small.
   const group = (job) => job.archive || '';
@@ -171,6 +265,7 @@ export async function commandValidate(positional, options) {
   const workerCount = Math.max(1, Math.min(options.workers || defaultWorkers(), jobs.length || 1));
   const results = [...items];
   const print = (item) => {
+    if (!item.ok) process.exitCode = 1; // the code so far, should the pipe close before the end
     if (options.json) return;
     const lines = [];
     if (!item.ok) lines.push(problemLine(item.path, item.error));
@@ -197,10 +292,15 @@ export async function commandValidate(positional, options) {
     megabytesPerSecond: round(bytes / 1e6 / seconds, 2),
     workers: workerCount,
   };
+  summary.skipped = skipped.reduce((n, s) => n + s.count, 0);
   if (options.json) {
     results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    process.stdout.write(`${JSON.stringify({ schema: SCHEMA, kind: 'validate', items: results, summary }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ schema: SCHEMA, kind: 'validate', items: results, skipped, summary }, null, 2)}\n`);
   } else {
+    for (const s of skipped) {
+      const examples = s.paths.slice(0, 2).join(', ');
+      process.stdout.write(`skipped ${s.count} .${s.extension} (not read yet: ${s.format}), e.g. ${examples}${s.count > 2 ? ', ...' : ''}\n`);
+    }
     process.stdout.write(`${summary.files} files: ${summary.ok} ok, ${summary.failed} failed, ${summary.warnings} warnings; ` +
       `${summary.megabytes} MB of models (${round(inputBytes / 1e6, 3)} MB on disk) in ${summary.seconds} s (${summary.filesPerSecond} files/s, ${summary.megabytesPerSecond} MB/s, ` +
       `${plural(workerCount, 'worker')})\n`);

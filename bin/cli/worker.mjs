@@ -6,14 +6,35 @@ import { kindName, problemOf } from './validate.mjs';
 
 async function workerMain() {
   const iq = await init();
-  const archives = new Map(); // the archives this worker has open, by path (entries of one archive come together)
-  const archiveAt = async (path) => {
-    if (!archives.has(path)) {
-      if (archives.size >= 2) archives.delete(archives.keys().next().value);
-      archives.set(path, await openArchiveFile(iq, path));
+  // What this worker has open, by key (entries of one archive, and players of one folder, come
+  // together): an archive read from its file on demand (its directory in memory, not its bytes), or
+  // a folder's archives mounted as one file system. The two last used stay open.
+  const open = new Map(); // key -> { source, archives }
+  const keep = async (key, make) => {
+    if (!open.has(key)) {
+      if (open.size >= 2) {
+        const [oldest, value] = open.entries().next().value;
+        open.delete(oldest);
+        for (const a of value.archives) a.dispose();
+      }
+      open.set(key, await make());
     }
-    return archives.get(path);
+    return open.get(key).source;
   };
+  const archiveAt = (path) => keep(path, async () => {
+    const archive = await openArchiveFile(iq, path);
+    return { source: archive, archives: [archive] };
+  });
+  const mountedAt = (paths) => keep(paths.join('\n'), async () => {
+    const archives = [];
+    try {
+      for (const path of paths) archives.push(await openArchiveFile(iq, path));
+    } catch (err) {
+      for (const a of archives) a.dispose();
+      throw err;
+    }
+    return { source: iq.mountArchives(archives), archives };
+  });
   const check = async (job) => {
     const result = { path: job.path, kind: kindName(job), ok: true, warnings: [] };
     try {
@@ -25,7 +46,7 @@ async function workerMain() {
       } else {
         const player = job.type === 'player-folder'
           ? (await loadPlayerFolder(iq, job.path)).player
-          : iq.loadPlayer(await archiveAt(job.archive), { player: job.entry });
+          : iq.loadPlayer(job.type === 'mounted-player' ? await mountedAt(job.archives) : await archiveAt(job.archive), { player: job.entry });
         const missing = missingOverSkins(player);
         result.warnings = [...player.warnings.map((w) => ({ code: w.code, message: w.message })),
           ...[...missing].map((f) => ({ code: 'missing_file', message: `${f} (referenced, not found)` }))];

@@ -13,10 +13,10 @@
  * reject what would make an engine read out of bounds or loop (sections past
  * the end of the file, a surface end offset that does not move forward,
  * triangle indices outside their surface, a surface with a different frame
- * count than the header, tags that are not finite or beyond the magnitude
- * limit). Unusable frame records and texture coordinates are repaired
- * (iq_numbers.c). Sections are checked against the
- * bytes actually present, never against offsets the file claims. */
+ * count than the header). Unusable frame records, tag values (from the tag's
+ * nearest usable frame) and texture coordinates are repaired (iq_numbers.c).
+ * Sections are checked against the bytes actually present, never against
+ * offsets the file claims. */
 #include "base/iq_internal.h"
 #include "formats/iq_formats.h"
 #include <math.h>
@@ -114,15 +114,6 @@ static int check_range(md3_parser *p, int64_t field, uint64_t base, const char *
     return 1;
 }
 
-static int read_vec(md3_parser *p, const uint8_t *src, float *out, int n, const char *what, uint32_t index) {
-    for (int k = 0; k < n; k++) {
-        out[k] = iqi_f32(src + 4 * k);
-        if (!iqi_usable(p->ctx, out[k]))
-            return iqi_fail_value(p->ctx, (src - p->d) + 4 * k, 0, out[k], "%s %u: value %d", what, index, k);
-    }
-    return 1;
-}
-
 // -- Header
 
 static int read_header(md3_parser *p) {
@@ -208,6 +199,33 @@ static int read_frames(md3_parser *p) {
 
 static float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
+/* Unusable tag values (marked in bad: bit 1 the origin, bit 2 the axes) take the same tag's
+ * values from the nearest frame where they are usable (the earlier one on a tie), so an animated
+ * attachment does not jump; with no such frame they keep the zero origin and identity axes
+ * read_tags put there. Each run of bad frames is found once: linear in the frames. */
+static void repair_tags(iq_model *m, const uint8_t *bad, uint32_t frames) {
+    uint32_t nt = m->tag_count;
+    for (uint32_t t = 0; t < nt; t++)
+        for (int kind = 1; kind <= 2; kind++)
+            for (uint32_t f = 0; f < frames;) {
+                if (!(bad[(size_t)f * nt + t] & kind)) { f++; continue; }
+                uint32_t end = f; /* the run of bad frames is [f, end) */
+                while (end < frames && (bad[(size_t)end * nt + t] & kind)) end++;
+                for (uint32_t g = f; g < end; g++) {
+                    int64_t from = f > 0 ? (int64_t)f - 1 : -1;
+                    if (end < frames && (from < 0 || end - g < g - (uint64_t)from)) from = end;
+                    if (from < 0) continue;
+                    const float *src = m->tag_transforms + 12 * ((size_t)from * nt + t);
+                    float *dst = m->tag_transforms + 12 * ((size_t)g * nt + t);
+                    for (int row = 0; row < 3; row++) {
+                        if (kind == 1) dst[4 * row + 3] = src[4 * row + 3];
+                        else memcpy(dst + 4 * row, src + 4 * row, 3 * sizeof(float));
+                    }
+                }
+                f = end;
+            }
+}
+
 static int read_tags(md3_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
@@ -222,9 +240,11 @@ static int read_tags(md3_parser *p) {
     m->tag_names = iqi_alloc(ctx, nt, sizeof(char *), "tag names");
     char *names = iqi_alloc(ctx, nt, MD3_NAME_SIZE + 1, "tag name text");
     m->tag_transforms = iqi_alloc(ctx, (uint64_t)p->frames * nt, 12 * sizeof(float), "tag transforms");
-    if (!m->tag_names || !names || !m->tag_transforms) return 0;
+    /* per record: bit 1 the origin, bit 2 the axes hold a value that is not usable */
+    uint8_t *bad = iqi_alloc(ctx, (uint64_t)p->frames * nt, 1, "tag repairs");
+    if (!m->tag_names || !names || !m->tag_transforms || !bad) return 0;
     m->tag_count = nt;
-    uint32_t renamed = 0, skewed = 0, duplicates = 0;
+    uint32_t renamed = 0, skewed = 0, duplicates = 0, bad_origins = 0, bad_axes = 0;
     for (uint32_t f = 0; f < p->frames; f++) {
         for (uint32_t t = 0; t < nt; t++, at += MD3_TAG_SIZE) {
             const uint8_t *r = p->d + at;
@@ -236,7 +256,19 @@ static int read_tags(md3_parser *p) {
                 renamed++;
             }
             float v[12];
-            if (!read_vec(p, r + MD3_NAME_SIZE, v, 12, "tag record", f * nt + t)) return 0;
+            uint8_t *b = &bad[(size_t)f * nt + t];
+            for (int k = 0; k < 12; k++) {
+                v[k] = iqi_f32(r + MD3_NAME_SIZE + 4 * k);
+                if (!iqi_usable(ctx, v[k])) *b |= k < 3 ? 1 : 2;
+            }
+            /* Unvanquished ships tags whose axes hold garbage (1.78e+31): a tag, like a frame's
+             * bounds, is repaired, not refused (below: from the nearest usable frame). */
+            if (*b & 1) { v[0] = v[1] = v[2] = 0; bad_origins++; }
+            if (*b & 2) {
+                static const float identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+                memcpy(v + 3, identity, sizeof identity);
+                bad_axes++;
+            }
             /* File order: origin, then the x, y and z axes. Stored as a 3x4
              * matrix whose columns are the axes and the origin. */
             float *out = m->tag_transforms + 12 * ((size_t)f * nt + t);
@@ -250,6 +282,15 @@ static int read_tags(md3_parser *p) {
                 skewed++;
         }
     }
+    if (bad_origins || bad_axes) repair_tags(m, bad, p->frames);
+    if (bad_origins)
+        iqi_warn(ctx, IQ_WARNING_REPAIRED,
+                 "%u tag record(s) had an origin that is not finite or beyond the magnitude limit; taken from the nearest usable "
+                 "frame of the tag (0 when none is)", bad_origins);
+    if (bad_axes)
+        iqi_warn(ctx, IQ_WARNING_REPAIRED,
+                 "%u tag record(s) had axes that are not finite or beyond the magnitude limit; taken from the nearest usable "
+                 "frame of the tag (the identity when none is)", bad_axes);
     if (duplicates)
         iqi_warn(ctx, IQ_WARNING_DUPLICATE_NAME, "%u tag name(s) repeat an earlier tag's name; tagMatrix finds the first",
                  duplicates);

@@ -156,7 +156,8 @@ static const iq_wasm_field layout[] = {
     REC(iq_gltf_scene) F(iq_gltf_scene, parts, parts, PTR) F(iq_gltf_scene, partCount, part_count, U32)
     F(iq_gltf_scene, materials, materials, PTR) F(iq_gltf_scene, materialCount, material_count, U32)
     F(iq_gltf_scene, clips, clips, PTR) F(iq_gltf_scene, clipCount, clip_count, U32)
-    F(iq_gltf_scene, maxMorphTargets, max_morph_targets, U32)
+    F(iq_gltf_scene, maxMorphTargets, max_morph_targets, U32) F(iq_gltf_scene, front, front, U32)
+    F(iq_gltf_scene, scale, scale, F32) F(iq_gltf_scene, floor, floor, F32)
     /* Quake 3 shader scripts (quake3/iq_shader.h; the exports are in wasm/iq_wasm_shader.c) */
     REC(iq_shader_wave) F(iq_shader_wave, func, func, U32) F(iq_shader_wave, base, base, F32)
     F(iq_shader_wave, amplitude, amplitude, F32) F(iq_shader_wave, phase, phase, F32) F(iq_shader_wave, frequency, frequency, F32)
@@ -240,6 +241,7 @@ static const iq_wasm_constant constants[] = {
     {"limit", "q3CfgMaxBytes", IQ_Q3_CFG_MAX_BYTES}, {"limit", "skinMaxSurfaces", IQ_SKIN_MAX_SURFACES},
     {"limit", "zipMaxRatio", IQ_ZIP_DEFAULT_MAX_RATIO},
     {"gltf_alpha", "OPAQUE", IQ_GLTF_OPAQUE}, {"gltf_alpha", "MASK", IQ_GLTF_MASK}, {"gltf_alpha", "BLEND", IQ_GLTF_BLEND},
+    {"gltf_front", "x", IQ_GLTF_FRONT_X}, {"gltf_front", "z", IQ_GLTF_FRONT_Z},
     {"limit", "gltfMaxTargets", IQ_GLTF_MAX_TARGETS},
     {"version", "major", IQ_VERSION_MAJOR}, {"version", "minor", IQ_VERSION_MINOR},
     {"version", "patch", IQ_VERSION_PATCH},

@@ -461,6 +461,9 @@ static int check_scene(gw *w) {
     if (s->clip_count && !s->clips) return iqi_gltf_fail(w, IQ_ERROR_INVALID_ARGUMENT, "clip_count without clips");
     if (s->max_morph_targets > IQ_GLTF_MAX_TARGETS)
         return iqi_gltf_fail(w, IQ_ERROR_INVALID_ARGUMENT, "max_morph_targets %u is over %u", s->max_morph_targets, IQ_GLTF_MAX_TARGETS);
+    if ((unsigned)s->front > IQ_GLTF_FRONT_Z) return iqi_gltf_fail(w, IQ_ERROR_INVALID_ARGUMENT, "front %u is not an iq_gltf_front", (unsigned)s->front);
+    if (!(s->scale >= 0 && s->scale <= 1e6f)) return iqi_gltf_fail(w, IQ_ERROR_INVALID_ARGUMENT, "scale %g is outside 0..1e6", (double)s->scale);
+    if (!(fabsf(s->floor) <= 1e6f)) return iqi_gltf_fail(w, IQ_ERROR_INVALID_ARGUMENT, "floor %g is not finite or beyond 1e6", (double)s->floor);
     for (uint32_t i = 0; i < s->material_count; i++) {
         const iq_gltf_material *mt = &s->materials[i];
         if (mt->image && (!mt->image_size || !mt->image_mime ||
@@ -1171,6 +1174,19 @@ static int tag_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_rang
     return !w->failed;
 }
 
+/* A clip whose every joint channel equals the bind pose (a door's idle) would have no channel, and
+ * glTF has no animation without one: it gets its first joint's translation, held, so every
+ * animation the model has becomes a clip of its own length. */
+static int hold_channel(gw *w, anim_builder *ab, const iq_model *m, uint32_t nk, float fps, int32_t joint_node) {
+    int32_t input = times(w, nk, fps); /* before the values: both use the one scratch buffer */
+    float *o = iqi_gltf_scratch(w, 3ull * nk);
+    if (input < 0 || !o) return 0;
+    for (uint32_t k = 0; k < nk; k++) memcpy(o + 3 * (size_t)k, m->joints[0].bind.translate, 12);
+    int32_t out = iqi_gltf_acc_floats(w, o, nk, 3, 0, 0);
+    iqi_gltf_channel(w, ab, input, out, joint_node, "translation", "LINEAR");
+    return !w->failed;
+}
+
 static int iqi_gltf_write_animation(gw *w, uint32_t c) {
     const clip *cl = &w->clips[c];
     anim_builder ab = {{0}, {0}, 0};
@@ -1182,6 +1198,12 @@ static int iqi_gltf_write_animation(gw *w, uint32_t c) {
         if (m->joint_count && m->frame_poses) joint_channels(w, &ab, m, r, nk, times(w, nk, cl->fps), w->pinfo[p].joint_node);
         if (m->tag_count && m->tag_transforms) tag_channels(w, &ab, m, r, nk, cl->fps, w->pinfo[p].tag_node);
         if (iqi_gltf_is_md3(m)) iqi_gltf_morph_channels(w, &ab, c, p, cl->fps);
+    }
+    for (uint32_t p = 0; p < w->scene->part_count && !w->failed && !ab.n_samplers; p++) {
+        iq_gltf_range r = cl->ranges[p];
+        const iq_model *m = w->scene->parts[p].model;
+        if (r.frame_count && m->joint_count && m->frame_poses)
+            hold_channel(w, &ab, m, iqi_gltf_range_keys(cl, r, m), cl->fps, w->pinfo[p].joint_node);
     }
     if (!w->failed && ab.n_samplers) {
         iqi_json_sep(w, &w->anims);
@@ -1229,9 +1251,17 @@ uint8_t *iq_write_glb(const iq_gltf_scene *scene, size_t *size, iq_error *error)
     if (check_scene(&w) && make_clips(&w) && iqi_gltf_write_materials(&w)) {
         w.pinfo = iqi_calloc(scene->part_count, sizeof *w.pinfo);
         if (!w.pinfo) iqi_gltf_fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for parts");
-        static const float turn[4] = {-0.70710678f, 0, 0, 0.70710678f}; /* Z up -> Y up: -90 degrees about X */
+        /* The root node places the whole scene: Z up -> Y up (-90 degrees about X); with
+         * IQ_GLTF_FRONT_Z also -90 degrees about Z first, so +X -> +Z, +Z -> +Y, +Y -> +X; then
+         * the scale, and the floor moved to y = 0. */
+        static const float turn[4] = {-0.70710678f, 0, 0, 0.70710678f};
+        static const float turn_front[4] = {-0.5f, -0.5f, -0.5f, 0.5f};
+        float scale = scene->scale > 0 ? scene->scale : 1;
+        float lift[3] = {0, -scale * scene->floor, 0}, sizes[3] = {scale, scale, scale};
         int32_t root = iqi_gltf_add_node(&w, -1, iqi_gltf_dup_printf(&w, "interquake_z_up"));
-        if (root >= 0) iqi_gltf_node_trs(&w.nodes[root], NULL, turn, NULL);
+        if (root >= 0)
+            iqi_gltf_node_trs(&w.nodes[root], scene->floor != 0 ? lift : NULL, scene->front == IQ_GLTF_FRONT_Z ? turn_front : turn,
+                              scale != 1 ? sizes : NULL);
         for (uint32_t p = 0; p < scene->part_count && !w.failed; p++) iqi_gltf_write_part(&w, p, root);
         for (uint32_t c = 0; c < w.n_clips && !w.failed; c++) iqi_gltf_write_animation(&w, c);
         if (!w.failed) out = iqi_gltf_assemble(&w, size);

@@ -21,6 +21,10 @@ extern "C" {
 
 typedef enum iq_gltf_alpha { IQ_GLTF_OPAQUE = 0, IQ_GLTF_MASK, IQ_GLTF_BLEND } iq_gltf_alpha;
 
+/* Where the scene's front goes: IQ_GLTF_FRONT_X keeps the model's axes (a Quake model's front, +X,
+ * along glTF's +X: sideways in glTF viewers); IQ_GLTF_FRONT_Z turns +X to glTF's front, +Z. */
+typedef enum iq_gltf_front { IQ_GLTF_FRONT_X = 0, IQ_GLTF_FRONT_Z } iq_gltf_front;
+
 /* A material. Without an image it is a plain colour (base_color), never an error. */
 typedef struct iq_gltf_material {
     const char *name;          /* NULL: "material<i>" */
@@ -70,6 +74,10 @@ typedef struct iq_gltf_scene {
     const iq_gltf_clip *clips;
     uint32_t clip_count;
     uint32_t max_morph_targets; /* targets per morph mesh, 1..IQ_GLTF_MAX_TARGETS; 0 = IQ_GLTF_MAX_TARGETS */
+    /* Placement, on the root node only (the data is written unchanged; docs/GLTF.md, "Placement"): */
+    iq_gltf_front front;       /* which way the model's +X goes */
+    float scale;               /* uniform, 0 = 1; at most 1e6 */
+    float floor;               /* the model-space height (Z) put at glTF's y = 0; |floor| at most 1e6 */
 } iq_gltf_scene;
 
 /* The most morph targets one glTF mesh gets (three.js keeps all targets of a

@@ -626,6 +626,54 @@ static void test_arguments(void) {
     CHECK(iq_write_glb(&scene, &n, &err) == NULL && err.code == IQ_ERROR_INVALID_ARGUMENT, "no parts");
 }
 
+/* Placement (iq_gltf_scene front, scale, floor): on the root node only; bad values refused. */
+static void test_placement(void) {
+    static const char text[] = "# Inter-Quake Export\nmesh m\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nfm 0 1 2\n";
+    iq_error err;
+    iq_model *m = iq_load_memory((const uint8_t *)text, sizeof text - 1, NULL, &err);
+    CHECK(m != NULL, "placement model: %s", err.message);
+    if (!m) return;
+    iq_gltf_part part = {0};
+    part.model = m;
+    iq_gltf_scene scene = {0};
+    scene.parts = &part;
+    scene.part_count = 1;
+    scene.front = IQ_GLTF_FRONT_Z;
+    scene.scale = 2;
+    scene.floor = 5;
+    size_t n;
+    uint8_t *b = iq_write_glb(&scene, &n, &err);
+    CHECK(b != NULL, "placed GLB: %s", err.message);
+    glb g;
+    if (b && glb_open(&g, b, n, "placed")) {
+        int root = find_node(&g, "interquake_z_up");
+        CHECK(root >= 0, "the root node");
+        double mat[16];
+        node_matrix(&g, gsec(&g, "nodes", root), mat);
+        /* Quake's +X (front) to +Z, +Y (left) to +X, +Z (up) to +Y; times 2; the height 5 at y = 0 */
+        static const double in[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, want[3][3] = {{0, -10, 2}, {2, -10, 0}, {0, -8, 0}};
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++) {
+                double v = mat[12 + k];
+                for (int c = 0; c < 3; c++) v += mat[4 * c + k] * in[i][c];
+                CHECK(fabs(v - want[i][k]) < 1e-5, "point %d axis %d: %g, want %g", i, k, v, want[i][k]);
+            }
+        glb_close(&g);
+    }
+    iq_free_bytes(b);
+    const struct { iq_gltf_front front; float scale, floor; const char *what; } bad[] = {
+        {(iq_gltf_front)2, 1, 0, "front 2"}, {IQ_GLTF_FRONT_X, -1, 0, "scale -1"}, {IQ_GLTF_FRONT_X, NAN, 0, "scale NaN"},
+        {IQ_GLTF_FRONT_X, 1, INFINITY, "floor infinite"}, {IQ_GLTF_FRONT_X, 1e7f, 0, "scale 1e7"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        scene.front = bad[i].front;
+        scene.scale = bad[i].scale;
+        scene.floor = bad[i].floor;
+        CHECK(iq_write_glb(&scene, &n, &err) == NULL && err.code == IQ_ERROR_INVALID_ARGUMENT, "%s refused", bad[i].what);
+    }
+    iq_free(m);
+}
+
 // -- Every heap allocation of a write failing in turn (sweeps.h): a clean out_of_memory, nothing left
 
 static int glb_attempt(const void *arg, iq_error *err) {
@@ -691,6 +739,7 @@ static void test_allocation_failures(void) {
 
 int main(void) {
     test_arguments();
+    test_placement();
     test_allocation_failures();
     test_hand_built();
     test_skeletal_corpus();

@@ -107,8 +107,8 @@ static int has_warning(const iq_model *m, iq_warning_code code, const char *text
 }
 static void put_f32(unsigned char *p, float f) { memcpy(p, &f, 4); } /* the tests run little-endian */
 
-/* Numbers (iq_numbers.c): tags beyond the magnitude limit are refused at
- * their byte; garbage frame records are recomputed; texcoords repaired. */
+/* Numbers (iq_numbers.c): garbage tag values are repaired from the tag's
+ * nearest usable frame; garbage frame records are recomputed; texcoords repaired. */
 static void test_numbers(void) {
     size_t n;
     unsigned char *d = iqt_read_file(SARGE "lower.md3", &n);
@@ -117,14 +117,55 @@ static void test_numbers(void) {
     iq_error err;
     int32_t ofs_frames = rd32(d + 92), ofs_tags = rd32(d + 96), tags = rd32(d + 80);
 
-    /* A tag origin of 3e38 (finite, but Infinity in the player's tag matrices). */
+    /* Tags are repaired, not refused (Unvanquished ships tpweapon.md3 and battpack.md3 with a tag
+     * axis of 1.78e+31): an origin of 3e38 (finite, but Infinity in the player's tag matrices) in
+     * one frame, and that garbage axis value in frame 0, each take the tag's nearest usable frame. */
     memcpy(c, d, n);
-    int64_t at = ofs_tags + 112 * (int64_t)(tags + 1) + 64 + 4; /* frame 1, tag 1, origin y */
+    int64_t rec = (int64_t)tags * 2; /* frame 2, tag 0 */
+    int64_t at = ofs_tags + 112 * rec + 64 + 4; /* its origin y */
     put_f32(c + at, 3e38f);
+    put_f32(c + ofs_tags + 64 + 44, 1.78264e31f); /* frame 0, tag 0: the z axis's z (value 11) */
     iq_model *m = iq_load_memory(c, n, NULL, &err);
-    CHECK(!m && err.code == IQ_ERROR_BAD_VALUE && err.offset == at && strstr(err.message, "3e+38, beyond the magnitude limit"),
-          "tag origin 3e38: %s at %lld", err.message, (long long)err.offset);
+    CHECK(m != NULL, "garbage tag values load: %s", err.message);
+    if (m) {
+        const float *t0 = m->tag_transforms, *t1 = t0 + 12 * (size_t)tags, *t2 = t0 + 24 * (size_t)tags;
+        CHECK(t2[3] == t1[3] && t2[7] == t1[7] && t2[11] == t1[11], "frame 2's origin from frame 1 (the earlier on a tie)");
+        int axes_from_1 = 1;
+        for (int row = 0; row < 3; row++)
+            for (int k = 0; k < 3; k++) axes_from_1 &= t0[4 * row + k] == t1[4 * row + k];
+        CHECK(axes_from_1, "frame 0's axes from frame 1, its only neighbour");
+        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had an origin") &&
+                  has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had axes"),
+              "one counted warning per kind");
+        CHECK(!tags_finite(m) && check_model(m) == 0 && check_evaluate(m) == 0, "invariants");
+    }
     iq_free(m);
+
+    /* The shape of the Unvanquished files: one frame, so no usable frame to take from: identity axes. */
+    {
+        static unsigned char one[108 + 56 + 112];
+        memset(one, 0, sizeof one);
+        memcpy(one, "IDP3", 4);
+        int32_t header[] = {15};
+        memcpy(one + 4, header, 4);
+        int32_t counts[] = {0, 1, 1, 0, 0}; /* flags, frames, tags, surfaces, skins at bytes 72..91 */
+        memcpy(one + 72, counts, sizeof counts);
+        int32_t offsets[] = {108, 108 + 56, 108 + 56 + 112, 108 + 56 + 112}; /* frames, tags, surfaces, end */
+        memcpy(one + 92, offsets, sizeof offsets);
+        memcpy(one + 108 + 56, "tag_flash", 9);
+        float tag[12] = {12, 0, 2, 1, 0, 0, 0, 1, 0, 0, 0, 1.78264e31f};
+        memcpy(one + 108 + 56 + 64, tag, sizeof tag);
+        CHECK(108 + 56 + 64 + 44 == 272, "value 11 of tag record 0 at byte 272, as in the shipped files");
+        m = iq_load_memory(one, sizeof one, NULL, &err);
+        CHECK(m != NULL, "one-frame garbage tag axis loads: %s", m ? "" : err.message);
+        if (m) {
+            static const float want[12] = {1, 0, 0, 12, 0, 1, 0, 0, 0, 0, 1, 2};
+            CHECK(memcmp(m->tag_transforms, want, sizeof want) == 0, "identity axes, the origin kept");
+            CHECK(has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had axes"), "counted warning");
+            CHECK(check_model(m) == 0, "invariants");
+        }
+        iq_free(m);
+    }
 
     /* Garbage frame bounds (a real Nexuiz MD3 has them): recomputed from the
      * frame's vertices, with a warning; a garbage origin becomes 0. */

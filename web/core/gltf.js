@@ -11,10 +11,26 @@ const IMAGE_EXTENSIONS = ['.tga', '.png', '.jpg'];
 
 // -- Options
 
+/**
+ * What options.scale 'metres' multiplies by: a Quake unit taken as 3.2 cm, so the Quake 3 player
+ * box, 56 units from its feet (24 below the origin) to the top (32 above), is 1.79 m (sarge's
+ * mesh, 54 units, 1.73 m), and a 64-unit door 2.05 m.
+ */
+export const METRES_PER_QUAKE_UNIT = 0.032;
+
 /** Checks the options writeGLB() shares between models and players. */
 export function checkOptions(lib, options) {
   if (options === null || typeof options !== 'object') throw new InterquakeError('invalid_argument', 'writeGLB() options must be an object');
-  const { maxMorphTargets, files } = options;
+  const { maxMorphTargets, files, front, scale, ground } = options;
+  if (front !== undefined && front !== 'x' && front !== 'z') {
+    throw new InterquakeError('invalid_argument', `front must be 'x' (as the model is) or 'z' (glTF's front), got ${JSON.stringify(front)}`);
+  }
+  if (scale !== undefined && scale !== 'metres' && !(typeof scale === 'number' && Number.isFinite(scale) && scale > 0 && scale <= 1e6)) {
+    throw new InterquakeError('invalid_argument', `scale must be a number in (0, 1e6] or 'metres', got ${JSON.stringify(scale)}`);
+  }
+  if (ground !== undefined && typeof ground !== 'boolean' && !(typeof ground === 'number' && Number.isFinite(ground) && Math.abs(ground) <= 1e6)) {
+    throw new InterquakeError('invalid_argument', `ground must be true, false or the height (model units, Z up) to put at y = 0, got ${JSON.stringify(ground)}`);
+  }
   const limit = lib._wasm.constants.limit.gltfMaxTargets;
   if (maxMorphTargets !== undefined && (!Number.isInteger(maxMorphTargets) || maxMorphTargets < 1 || maxMorphTargets > limit)) {
     throw new InterquakeError('invalid_argument', `maxMorphTargets must be a whole number 1..${limit}, got ${maxMorphTargets}`);
@@ -310,13 +326,46 @@ export class Materials {
   }
 }
 
+/**
+ * The scene's placement on its root node (the data itself is written unchanged): { front, scale,
+ * floor } for the C's scene record. floorOf() gives the height to put on the ground when
+ * options.ground is true (a player's feet, a model's lowest point); a number is taken as it is.
+ */
+export function placement(lib, options, floorOf) {
+  const scale = options.scale === 'metres' ? METRES_PER_QUAKE_UNIT : options.scale ?? 1;
+  const floor = typeof options.ground === 'number' ? options.ground : options.ground ? floorOf() : 0;
+  return { front: lib._wasm.constants.gltf_front[options.front ?? 'x'], scale, floor };
+}
+
+/**
+ * The lowest height (Z, model units) a model reaches: over every frame's vertices (MD3 frames; a
+ * skeleton's frames as the library skins them), or its bind pose without frames.
+ */
+export function lowestPoint(model) {
+  let low = Infinity;
+  const scan = (positions) => {
+    for (let i = 2; i < positions.length; i += 3) if (positions[i] < low) low = positions[i];
+  };
+  if (model.framePositions) scan(model.framePositions);
+  else if (model.frameCount && model.joints.length) {
+    const instance = model.createInstance(); // the model's own last evaluate() stays as it was
+    try {
+      for (let f = 0; f < model.frameCount; f++) scan(instance.evaluate(f).positions);
+    } finally {
+      instance.dispose();
+    }
+  }
+  if (model.positions) scan(model.positions);
+  return Number.isFinite(low) ? low : 0;
+}
+
 // -- The C call
 
 /**
  * GLB bytes of a scene: spec.parts [{ model, name, parent (index or -1), attachIndex,
  * meshMaterials }], spec.materials (from Materials.list), spec.clips [{ name, framerate, loop,
  * ranges: [{ firstFrame, frameCount }] per part }] or none for the models' own animations,
- * spec.maxMorphTargets.
+ * spec.maxMorphTargets, spec.placement (from placement()).
  */
 export function writeScene(lib, spec, file) {
   const wasm = lib._wasm;
@@ -349,6 +398,7 @@ export function writeScene(lib, spec, file) {
     const scene = heap.records('iq_gltf_scene', [{
       parts, partCount: spec.parts.length, materials, materialCount: spec.materials.length,
       clips: clipRecords, clipCount: clips.length, maxMorphTargets: spec.maxMorphTargets ?? 0,
+      front: spec.placement?.front ?? 0, scale: spec.placement?.scale ?? 1, floor: spec.placement?.floor ?? 0,
     }]);
     const sizePtr = heap.alloc(4);
     const ptr = wasm.make('iq_wasm_write_glb', [scene, sizePtr, wasm.errorPtr], file);
@@ -391,9 +441,9 @@ export function editGLBJson(glb, edit) {
 
 // -- Models
 
-/** The material name of a mesh: its material (IQM/IQE), its first shader (MD3), else its name. */
-function materialName(mesh, index) {
-  return mesh.material || (Array.isArray(mesh.shaders) && mesh.shaders[0]) || mesh.name || `material${index}`;
+/** The texture a mesh names: its material (IQM/IQE) or its first shader (MD3); null for none. */
+function textureName(mesh) {
+  return mesh.material || (Array.isArray(mesh.shaders) && mesh.shaders[0]) || null;
 }
 
 /** A model (IQM, IQE, MD3) with its own animations, as GLB. See Interquake.writeGLB. */
@@ -406,12 +456,15 @@ export async function writeModelGLB(lib, model, options = {}) {
   const materials = new Materials(lib, warnings, missing);
   const meshMaterials = [];
   for (const [i, mesh] of model.meshes.entries()) {
-    const name = materialName(mesh, i);
-    meshMaterials.push(await materials.add(name, textureCandidates(name), read));
+    // A mesh without a material gets a plain one named after the mesh: a mesh's name is not a
+    // texture's (Cube 2's Frankie.iqm names its meshes Tail and Body; its iqm.cfg the textures).
+    const texture = textureName(mesh);
+    meshMaterials.push(await materials.add(texture || mesh.name || `material${i}`, texture ? textureCandidates(texture) : [], read));
   }
   const name = model.name ? String(model.name).replace(/^.*[\\/:]/, '').replace(/\.\w+$/, '') || 'model' : 'model';
   const glb = writeScene(lib, {
     parts: [{ model, name, parent: -1, meshMaterials }], materials: materials.list, maxMorphTargets: options.maxMorphTargets,
+    placement: placement(lib, options, () => lowestPoint(model)),
   }, model.name);
   if (!read && missing.size) warnings.push({ code: 'missing_file', message: `${missing.size} texture(s) not embedded: no options.files to read them from` });
   else if (missing.size) warnings.push({ code: 'missing_file', message: `texture(s) not found: ${[...missing].join(', ')}` });

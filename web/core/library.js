@@ -61,7 +61,9 @@ export class Interquake {
    * { glb, warnings, missingFiles }. A texture that is not found or not readable is a warning and
    * a plain material, never a failure. options.files (models): object/Map of path -> bytes, or
    * function(path) -> bytes | null | Promise, to read textures; options.skin and options.lod
-   * (players); options.maxMorphTargets (1..255) per morph mesh.
+   * (players); options.maxMorphTargets (1..255) per morph mesh; options.front ('x' | 'z'),
+   * options.ground (true | a height) and options.scale (a number | 'metres') place the scene on its
+   * root node (docs/GLTF.md, "Placement").
    */
   async writeGLB(target, options = {}) {
     this._wasm.need('iq_wasm_write_glb', 'writeGLB()');
@@ -121,6 +123,12 @@ export class Interquake {
     if (this._shaders) return this._shaders;
     throw this._wasm.fail('unsupported', 'shader scripts are in interquake-shaders.wasm with this WASM build: await iq.loadShaderSupport() first');
   }
+
+  /**
+   * The model formats load() reads, as the C lists them ('iqm', 'iqe', 'md3', ...; 'auto' left
+   * out): what "can read" means to a caller that sorts files (interquake validate).
+   */
+  get formats() { return Object.keys(this._wasm.constants.format).filter((name) => name !== 'auto'); }
 
   /** Bytes held by live models in the WASM heap (for leak checks). */
   get liveBytes() { return this._wasm.value('iq_wasm_live_bytes'); }

@@ -21,6 +21,8 @@ const INFLATE_STEP_MAX = 65536;
 const MiB = 1 << 20;
 // Compressed bytes per push when only the start of an entry is wanted (peek).
 const PEEK_STEP = 1024;
+// Compressed bytes asked of the source at a time by peek (a reader pays a call per range).
+const PEEK_READ = 16 * PEEK_STEP;
 
 /**
  * What read(path, { use }) accepts for each use: the largest declared size and the highest
@@ -111,6 +113,38 @@ export function crc32(bytes) {
   return (c ^ 0xffffffff) >>> 0;
 }
 
+/**
+ * Where an archive's bytes come from: { size, range(start, end) -> bytes (a view while `fresh` is
+ * false), fresh, close() }. Bytes in memory, or a reader { size, read(offset, length), close? }
+ * that fetches the ranges asked for (a file descriptor in Node): then only the directory is
+ * read at open, and each entry when it is read, so an archive never sits in memory whole.
+ */
+function byteSource(bytes, name) {
+  if (bytes && typeof bytes === 'object' && typeof bytes.read === 'function' && !ArrayBuffer.isView(bytes) && !(bytes instanceof ArrayBuffer)) {
+    const reader = bytes;
+    const { size } = reader;
+    if (!Number.isSafeInteger(size) || size < 0) {
+      throw new InterquakeError('invalid_argument', `openArchive(): a reader needs a size in bytes, got ${size}`, { file: name });
+    }
+    return {
+      size,
+      fresh: true,
+      range(start, end) {
+        const out = asBytes(reader.read(start, end - start), 'openArchive(): reader.read()', name);
+        if (out.length !== end - start) {
+          throw new InterquakeError('truncated', `reader.read(${start}, ${end - start}) gave ${out.length} bytes: the archive changed or ends early`, { file: name });
+        }
+        return out;
+      },
+      close() {
+        if (typeof reader.close === 'function') reader.close();
+      },
+    };
+  }
+  const input = asBytes(bytes, 'openArchive()', name);
+  return { size: input.length, fresh: false, range: (start, end) => input.subarray(start, end), close() {} };
+}
+
 function asBytes(bytes, what, file) {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
@@ -156,7 +190,7 @@ export async function openArchive(lib, bytes, options = {}) {
   const name = options.name ?? (typeof File !== 'undefined' && bytes instanceof File ? bytes.name : undefined);
   // a Blob or File (a dropped .pk3) is read here: this call is async anyway
   if (typeof Blob !== 'undefined' && bytes instanceof Blob) bytes = new Uint8Array(await bytes.arrayBuffer());
-  const input = asBytes(bytes, 'openArchive()', name);
+  const input = byteSource(bytes, name);
   const wasm = lib._wasm;
   const err = wasm.errorPtr;
   const zipLimits = {
@@ -168,23 +202,26 @@ export async function openArchive(lib, bytes, options = {}) {
   const entries = [];
   const warnings = [];
   wasm.withRecord('iq_zip_limits', zipLimits, (limitsPtr) => wasm.withRecord('iq_zip_directory', null, (dirPtr) => {
-    const tail = input.subarray(Math.max(0, input.length - END_SEARCH));
-    wasm.callWithBytes(tail, 'iq_wasm_zip_find_directory', [input.length, limitsPtr, dirPtr, err], { file: name });
+    const tail = input.range(Math.max(0, input.size - END_SEARCH), input.size);
+    wasm.callWithBytes(tail, 'iq_wasm_zip_find_directory', [input.size, limitsPtr, dirPtr, err], { file: name });
     const dir = wasm.read('iq_zip_directory', dirPtr);
-    const dirBytes = input.subarray(dir.offset, dir.offset + dir.size);
+    const dirBytes = input.range(dir.offset, dir.offset + dir.size);
     const zip = wasm.withBytes(dirBytes, (ptr) => wasm.make('iq_wasm_zip_read_directory', [ptr, dirPtr, limitsPtr, err], name), name);
     try {
       const { entryCount, entries: table } = wasm.read('iq_zip', zip);
       let list = wasm.readArray('iq_zip_entry', table, entryCount);
       // the first 30 bytes of every local header, in entry order (C checked they lie before the directory)
       const headers = new Uint8Array(entryCount * LOCAL_HEADER_SIZE);
-      list.forEach((entry, i) => headers.set(input.subarray(entry.localOffset, entry.localOffset + LOCAL_HEADER_SIZE), i * LOCAL_HEADER_SIZE));
+      list.forEach((entry, i) => {
+        const end = Math.min(entry.localOffset + LOCAL_HEADER_SIZE, input.size); // the C refuses a short one
+        headers.set(input.range(Math.min(entry.localOffset, end), end), i * LOCAL_HEADER_SIZE);
+      });
       wasm.withBytes(headers, (ptr, n) => wasm.call('iq_wasm_zip_check_local_headers', [zip, ptr, n, err], { file: name }), name);
       const zipInfo = wasm.read('iq_zip', zip);
       list = wasm.readArray('iq_zip_entry', table, entryCount);
       for (const entry of list) {
         entries.push({
-          rawName: input.subarray(entry.nameOffset, entry.nameOffset + entry.nameLength),
+          rawName: dirBytes.subarray(entry.nameOffset - dir.offset, entry.nameOffset - dir.offset + entry.nameLength),
           dataOffset: entry.dataOffset,
           compressedSize: entry.compressedSize,
           size: entry.uncompressedSize,
@@ -212,7 +249,7 @@ export class Archive {
     /** The caps read(path, { use }) applies: USE_LIMITS with openArchive's options.limits merged in. */
     this.limits = limits;
     this.warnings = warnings;
-    this._bytes = bytes;
+    this._source = bytes; // byteSource()
     this._inflater = inflater;
     this._index = new Map();
     const duplicates = [];
@@ -240,10 +277,12 @@ export class Archive {
     this.players = findPlayers(this.files);
   }
 
-  /** Lets go of the archive's bytes (they are JS memory: dropping the Archive does the same). */
+  /** Lets go of the archive's bytes, or closes its reader (dropping the Archive lets go of bytes too). */
   dispose() {
-    this._bytes = new Uint8Array(0);
+    const source = this._source;
+    this._source = byteSource(new Uint8Array(0));
     this._index.clear();
+    source.close();
   }
 
   /** True when the archive holds path (case-insensitive, '\' or '/'). */
@@ -268,8 +307,8 @@ export class Archive {
     const e = this._readable(path, options, 'read()');
     if (!e) return null;
     const file = e.path;
-    const data = this._bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize);
-    const out = e.method === 0 ? data.slice() : inflateEntry(this._inflater, data, e.size, file);
+    const data = this._source.range(e.dataOffset, e.dataOffset + e.compressedSize);
+    const out = e.method !== 0 ? inflateEntry(this._inflater, data, e.size, file) : this._source.fresh ? data : data.slice();
     const crc = crc32(out);
     if (crc !== e.crc32) {
       throw new InterquakeError('bad_checksum',
@@ -292,8 +331,12 @@ export class Archive {
     const e = this._readable(path, options, 'peek()');
     if (!e) return null;
     const want = Math.min(n, e.size);
-    if (e.method === 0) return this._bytes.slice(e.dataOffset, e.dataOffset + Math.min(want, e.compressedSize));
-    return inflatePrefix(this._inflater, this._bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize), want, e.size, e.path);
+    if (e.method === 0) {
+      const data = this._source.range(e.dataOffset, e.dataOffset + Math.min(want, e.compressedSize));
+      return this._source.fresh ? data : data.slice();
+    }
+    // a reader is asked for the compressed bytes a step at a time, until enough came out
+    return inflatePrefix(this._inflater, (start, end) => this._source.range(e.dataOffset + start, e.dataOffset + end), e.compressedSize, want, e.size, e.path);
   }
 
   // The entry of path once its caps, encryption and method allow reading it; null when absent.
@@ -355,7 +398,8 @@ function inflateEntry(fflate, data, size, file) {
 
 // Inflates until `want` bytes came out, PEEK_STEP compressed bytes a push (one push yields at
 // most ~1 MiB), and stops there; like inflateEntry, a stream that outgrows its declared size stops.
-function inflatePrefix(fflate, data, want, size, file) {
+// range(start, end) gives the entry's compressed bytes from start to end; read PEEK_READ at a time.
+function inflatePrefix(fflate, range, length, want, size, file) {
   const out = new Uint8Array(want);
   if (want === 0) return out;
   let at = 0;
@@ -372,8 +416,11 @@ function inflatePrefix(fflate, data, want, size, file) {
     if (final) done = true;
   });
   try {
-    for (let i = 0; i < data.length && at < want && !done; i += PEEK_STEP) {
-      inflater.push(data.subarray(i, i + PEEK_STEP), i + PEEK_STEP >= data.length);
+    for (let read = 0; read < length && at < want && !done; read += PEEK_READ) {
+      const data = range(read, Math.min(length, read + PEEK_READ));
+      for (let i = 0; i < data.length && at < want && !done; i += PEEK_STEP) {
+        inflater.push(data.subarray(i, i + PEEK_STEP), read + i + PEEK_STEP >= length);
+      }
     }
   } catch (err) {
     if (err instanceof InterquakeError) throw err;

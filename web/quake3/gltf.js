@@ -4,10 +4,18 @@
 // `extras` what glTF cannot say (loopFrames, fps, the legs offset, sex, footsteps, headOffset).
 
 import { InterquakeError } from '../core/wasm.js';
-import { Materials, checkOptions, editGLBJson, writeScene } from '../core/gltf.js';
+import { Materials, checkOptions, editGLBJson, placement, writeScene } from '../core/gltf.js';
+
+// The bottom of Quake 3's player box: bg_public.h's MINS_Z, 24 units below the origin, where the
+// game's floor is under a standing player (pmove keeps the box on the ground, whatever the legs do).
+export const PLAYER_MINS_Z = -24;
 
 const PARTS = ['lower', 'upper', 'head'];
-const ATTACH = { upper: ['lower', 'tag_torso'], head: ['upper', 'tag_head'], weapon: ['upper', 'tag_weapon'] };
+// Where each part hangs (CG_AddPlayerWeapon: the gun on tag_weapon, its spinning barrel on the
+// gun's tag_barrel). The muzzle flash is drawn only while firing: it is not written.
+const ATTACH = { upper: ['lower', 'tag_torso'], head: ['upper', 'tag_head'], weapon: ['upper', 'tag_weapon'], barrel: ['weapon', 'tag_barrel'] };
+const LEFT_OUT = new Set(['flash']);
+const ORDER = ['lower', 'upper', 'head', 'weapon', 'barrel'];
 
 // The surface name a skin matches: lower case without the "_1"/"_2" LOD suffix (R_LoadMD3).
 function surfaceKey(name) {
@@ -40,7 +48,7 @@ export async function writePlayerGLB(lib, player, options = {}) {
   try {
     // The parts: the player's own, or those of another LOD read from its files.
     const models = {};
-    for (const [part, { model }] of Object.entries(player.parts)) models[part] = model;
+    for (const [part, { model }] of Object.entries(player.parts)) if (!LEFT_OUT.has(part)) models[part] = model;
     if (lod !== undefined && lod !== player.lod) {
       for (const part of PARTS) {
         const path = `${part}${lod ? `_${lod}` : ''}.md3`;
@@ -66,7 +74,8 @@ export async function writePlayerGLB(lib, player, options = {}) {
     const resolved = skin === player.skin ? { surfaces: player.surfaces, missingFiles: player.missingFiles } : player.resolveSkin(skin);
     const materials = new Materials(lib, warnings, missing);
     const read = async (path) => player.readFile(path);
-    const names = Object.keys(models);
+    const rank = (part) => (ORDER.includes(part) ? ORDER.indexOf(part) : ORDER.length);
+    const names = Object.keys(models).sort((x, y) => rank(x) - rank(y)); // a parent before its children
     const parts = [];
     for (const part of names) {
       const model = models[part];
@@ -127,7 +136,9 @@ export async function writePlayerGLB(lib, player, options = {}) {
       }
     }
 
-    let glb = writeScene(lib, { parts, materials: materials.list, clips, maxMorphTargets: options.maxMorphTargets }, player.path);
+    let glb = writeScene(lib, {
+      parts, materials: materials.list, clips, maxMorphTargets: options.maxMorphTargets, placement: placement(lib, options, () => PLAYER_MINS_Z),
+    }, player.path);
     const config = player.config || {};
     glb = editGLBJson(glb, (json) => {
       const scene = json.scenes[json.scene ?? 0];

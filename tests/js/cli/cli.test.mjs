@@ -272,8 +272,9 @@ test('validate --json: one document with every item and the summary', () => with
   assert.deepEqual({ ...doc.summary, seconds: 0, filesPerSecond: 0, megabytesPerSecond: 0 }, {
     files: 15, ok: 13, failed: 2, warnings: doc.items.reduce((s, i) => s + i.warnings.length, 0),
     bytes: sizes, inputBytes: loose + pk3().length, megabytes: Math.round(sizes / 1e3) / 1e3,
-    seconds: 0, filesPerSecond: 0, megabytesPerSecond: 0, workers: 1,
+    seconds: 0, filesPerSecond: 0, megabytesPerSecond: 0, workers: 1, skipped: 0,
   });
+  assert.deepEqual(doc.skipped, []);
   assert.ok(doc.items.find((i) => i.kind === 'player').warnings.some((w) => w.code === 'missing_file'));
 }));
 

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { init } from 'interquake';
-import { buildMD3, quadSurface, packNormal, patchI32, patchF32, HEADER, SURFACE } from '../lib/md3-build.mjs';
+import { buildMD3, quadSurface, packNormal, patchI32, patchF32, HEADER, SURFACE, garbageTagAxisMD3 } from '../lib/md3-build.mjs';
 import { readMD3, referenceTagMatrix } from '../lib/md3-read.mjs';
 import { parseIQM, sampleFrame, worldMatrices } from '../lib/iqm-reference.mjs';
 import { assertNear as near } from '../lib/assert-near.mjs';
@@ -554,15 +554,19 @@ test('non-finite numbers are rejected (item 31)', () => {
     assert.ok(m.frameBounds.every(Number.isFinite), what);
     m.dispose();
   }
-  rejects(patchF32(bytes, layout.ofsTags + 64, NaN), 'bad_value', 'NaN tag origin');
-  rejects(patchF32(bytes, layout.ofsTags + 100, -Infinity), 'bad_value', 'infinite tag axis');
+  // Tags are repaired like frame records (Unvanquished ships garbage tag axes): see the tag repair test.
+  for (const [at, value, what] of [[64, NaN, 'NaN tag origin'], [100, -Infinity, 'infinite tag axis'], [64 + 4, 3e38, 'tag origin 3e38']]) {
+    const m = iq.load(patchF32(bytes, layout.ofsTags + at, value), { name: what });
+    assert.deepEqual(codes(m), ['repaired'], what);
+    assert.ok(m.tagMatrix('tag_a', 0).every(Number.isFinite), what);
+    m.dispose();
+  }
   const s = layout.surfaces[0];
   // Texture coordinates are optional data: repaired to (0,0) with a warning now (C: iq_numbers.c), no longer refused.
   const nanUV = iq.load(patchF32(bytes, s.at + s.ofsSt + 4, NaN), { name: 'NaN texture coordinate' });
   assert.deepEqual(codes(nanUV), ['repaired']);
   assert.deepEqual([...nanUV.texcoords.subarray(0, 2)], [0, 0]);
   nanUV.dispose();
-  rejects(patchF32(bytes, layout.ofsTags + 64 + 4, 3e38), 'bad_value', 'tag origin 3e38 (beyond the magnitude limit)');
   // zero-length tag axes are not an error: tagMatrix rebuilds a basis
   const zero = iq.load(buildMD3({ tags: [{ name: 't', frames: [{ axes: [[0, 0, 0], [0, 1, 0], [0, 0, 1]] }] }] }).bytes);
   assert.deepEqual(codes(zero), ['repaired']);
@@ -615,4 +619,36 @@ test('morph(a, b, t): any two frames lerped, normals renormalised; bad frames re
   assert.throws(() => model.morph(0, 3, 0.5), /invalid_argument|frames must be/);
   assert.throws(() => model.morph(0, 1, NaN), /frames must be/);
   model.dispose();
+});
+
+test('tag repair: the Unvanquished shape (a tag axis of 1.78e31 at byte 272) loads, the axes the identity, with a counted warning', () => {
+  const { bytes } = garbageTagAxisMD3();
+  assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getFloat32(272, true), Math.fround(1.78264e31), 'the garbage sits where the shipped files have it');
+  const m = iq.load(bytes, { name: 'tpweapon.md3' });
+  assert.deepEqual(m.warnings.map((w) => w.code), ['repaired']);
+  assert.match(m.warnings[0].message, /1 tag record\(s\) had axes that are not finite or beyond the magnitude limit/);
+  // its origin is kept; the axes become the identity (no other frame of the tag to take them from)
+  near(m.tagMatrix('tag_flash', 0), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 12, 0, 2, 1], 0, 'tag_flash');
+  near(m.tagMatrix('tag_hand', 0), [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1], 0, 'tag_hand untouched');
+  m.dispose();
+});
+
+test('tag repair over frames: an unusable origin or axis set takes the nearest usable frame of the same tag', () => {
+  const axes = (deg) => {
+    const c = Math.cos((deg * Math.PI) / 180);
+    const s = Math.sin((deg * Math.PI) / 180);
+    return [[c, s, 0], [-s, c, 0], [0, 0, 1]];
+  };
+  const frames = [0, 1, 2, 3].map((f) => ({ origin: [f, 0, 0], axes: axes(10 * f) }));
+  frames[1] = { origin: [NaN, 0, 0], axes: axes(10) }; // origin from frame 0 (nearest, earlier on a tie)
+  frames[3] = { origin: [3, 0, 0], axes: [[Infinity, 0, 0], [0, 1, 0], [0, 0, 1]] }; // axes from frame 2
+  const { bytes } = buildMD3({ surfaces: [quadSurface({ frameZ: [0, 1, 2, 3] })], tags: [{ name: 'tag_t', frames }] });
+  const m = iq.load(bytes, { name: 'frames.md3' });
+  assert.deepEqual(m.warnings.map((w) => w.code), ['repaired', 'repaired']);
+  const at = (frame) => m.tagMatrix('tag_t', frame);
+  near(at(1).slice(12, 15), [0, 0, 0], 0, 'frame 1 origin from frame 0');
+  near(at(1).slice(0, 3), [Math.cos(Math.PI / 18), Math.sin(Math.PI / 18), 0], 1e-6, 'frame 1 keeps its own axes');
+  near(at(3).slice(0, 11), at(2).slice(0, 11), 1e-7, 'frame 3 axes from frame 2');
+  near(at(3).slice(12, 15), [3, 0, 0], 0, 'frame 3 keeps its own origin');
+  m.dispose();
 });

@@ -158,3 +158,21 @@ export function patchF32(bytes, offset, value) {
   new DataView(copy.buffer).setFloat32(offset, value, true);
   return copy;
 }
+
+/**
+ * The shape of the two Unvanquished MD3s the game ships with a garbage tag axis
+ * (models/weapons/blaster/tpweapon.md3, models/players/human_base/battpack.md3): one frame, its
+ * tags right after the frame record, and the z axis's z of tag record 0 holding 1.78264e+31, so the
+ * bad value sits at byte 272 (108-byte header + 56-byte frame + 64-byte tag name + 11 floats) as in
+ * those files. Built from nothing of theirs: a quad and the tags a weapon has.
+ */
+export function garbageTagAxisMD3() {
+  const identity = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  return buildMD3({
+    surfaces: [quadSurface({ name: 'w_blaster', shaders: [{ name: 'models/weapons/blaster/blaster.tga', index: 0 }] })],
+    tags: [
+      { name: 'tag_flash', frames: [{ origin: [12, 0, 2], axes: [[1, 0, 0], [0, 1, 0], [0, 0, 1.78264e31]] }] },
+      { name: 'tag_hand', frames: [{ origin: [0, 1, 0], axes: identity }] },
+    ],
+  });
+}

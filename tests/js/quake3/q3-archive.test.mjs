@@ -481,3 +481,39 @@ test('read(path, { use }): each use has its caps; options and openArchive limits
   assert.equal(strict.limits.skin.maxRatio, 256);
   await rejects(iq.openArchive(buildZip([{ name: 'a', data: 'a' }]).bytes, { limits: { sound: {} } }), 'invalid_argument', /no use 'sound'/);
 });
+
+test('an archive opened from a reader reads only the ranges it needs: the directory at open, an entry when read', async () => {
+  const reads = [];
+  let closed = 0;
+  const reader = {
+    size: pk3.bytes.length,
+    read(offset, length) {
+      reads.push([offset, length]);
+      return pk3.bytes.slice(offset, offset + length); // a fresh copy, as a file read gives
+    },
+    close() { closed++; },
+  };
+  const archive = await iq.openArchive(reader, { name: 'sarge.pk3' });
+  const atOpen = reads.reduce((n, [, length]) => n + length, 0);
+  const dataBytes = pk3.entries.reduce((n, e) => n + e.compressedSize, 0);
+  assert.ok(atOpen < pk3.bytes.length - dataBytes / 2, `open read ${atOpen} of ${pk3.bytes.length} bytes, not the entries' ${dataBytes}`);
+  const inMemory = await iq.openArchive(pk3.bytes);
+  assert.deepEqual(archive.files, inMemory.files);
+  assert.deepEqual(archive.players, inMemory.players);
+  for (const [path, bytes] of files) {
+    reads.length = 0;
+    assert.ok(Buffer.from(archive.read(path)).equals(Buffer.from(bytes)), `${path} differs`);
+    const entry = archive.entry(path);
+    assert.deepEqual(reads.map(([, length]) => length), [entry.compressedSize], `${path}: one read of its data`);
+    assert.ok(Buffer.from(archive.peek(path, 16)).equals(Buffer.from(inMemory.peek(path, 16))), `${path}: peek`);
+  }
+  // a stored entry's bytes are the reader's own fresh copy: changing them changes nothing inside
+  const stored = pk3.entries.find((e) => e.method === 0).name;
+  archive.read(stored).fill(0);
+  assert.ok(Buffer.from(archive.read(stored)).equals(Buffer.from(files.get(stored))));
+  archive.dispose();
+  assert.equal(closed, 1, 'dispose() closes the reader');
+  // a reader that gives fewer bytes than asked (the file shrank) fails, located
+  await rejects(iq.openArchive({ size: pk3.bytes.length, read: (o, n) => pk3.bytes.slice(o, o + n - 1) }), 'truncated', /reader\.read/);
+  await rejects(iq.openArchive({ size: -1, read: () => new Uint8Array(0) }), 'invalid_argument', /size/);
+});
