@@ -384,6 +384,44 @@ export interface SampleResult extends PoseResult, Evaluated {}
 /** Frames per second used when the file's framerate is 0 and no framerate option is given. */
 export const DEFAULT_FRAMERATE: 24;
 
+/**
+ * The path rules the library, the viewer and the command line share (web/core/paths.js): one
+ * answer to what a file is, which player part and LOD it is, and which files a texture name may be.
+ */
+export declare const paths: {
+  readonly MODEL_EXTENSIONS: readonly string[];
+  readonly ARCHIVE_EXTENSIONS: readonly string[];
+  /** Images decoded, in Quake 3's lookup order, then .jpeg. */
+  readonly IMAGE_EXTENSIONS: readonly string[];
+  /** What a texture lookup swaps in or appends, in the renderer's order: tga, jpg, png. */
+  readonly LOOKUP_EXTENSIONS: readonly string[];
+  readonly SCRIPT_EXTENSIONS: readonly string[];
+  readonly PLAYER_PARTS: readonly ('lower' | 'upper' | 'head')[];
+  /** '\\' -> '/', no leading './' or '/', no doubled slashes. */
+  normalizePath(path: string): string;
+  /** normalizePath, lower-cased: the key paths are matched by. */
+  pathKey(path: string): string;
+  /** Lower case, without the dot; '' when none. */
+  extensionOf(path: string): string;
+  baseName(path: string): string;
+  /** The folder with its trailing '/', or ''. */
+  folderOf(path: string): string;
+  kindOf(path: string): 'model' | 'image' | 'archive' | 'script' | null;
+  /** 'upper_1.md3' -> { part: 'upper', lod: 1, ext: 'md3' }; null for other names. */
+  playerPartOf(path: string): { part: 'lower' | 'upper' | 'head'; lod: number; ext: string } | null;
+  playerPartName(part: 'lower' | 'upper' | 'head', lod?: number, ext?: string): string;
+  playerSkinOf(path: string): { part: 'lower' | 'upper' | 'head'; skin: string } | null;
+  /**
+   * The files a texture name may be, best first (Quake 3's renderer's rule: as written, the other
+   * extensions in place of a missing .tga/.jpg/.png, each appended, the artist-disk path from its
+   * models/ or textures/ folder); options.loose adds the file name alone, for a loose model.
+   */
+  textureCandidates(reference: string, options?: { loose?: boolean }): string[];
+  /** The first candidate exists(path) accepts: { path (null: none), candidates }; async when exists is. */
+  findTexture(reference: string, exists: (path: string) => boolean | Promise<boolean>, options?: { loose?: boolean }):
+    { path: string | null; candidates: string[] } | Promise<{ path: string | null; candidates: string[] }>;
+};
+
 // -- Quake 3 players and .pk3 archives (web/quake3.js, web/archive.js; docs/API-q3.md).
 // Declared as additions to Interquake (interface merging). Error codes added here:
 // 'unsupported', 'bad_checksum', 'bad_deflate', 'missing_file', 'unavailable'.

@@ -2,11 +2,13 @@
 // ARCHIVE:PATH (an entry or a player folder inside one); and the files a player or model needs.
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { paths } from '../../web/interquake.node.js';
 import { InputError } from './errors.mjs';
 
-export const MODEL_EXT = /\.(iqm|iqe|md3)$/i;
-export const ARCHIVE_EXT = /\.(pk3|zip)$/i;
-const PART_FILE = /^(lower|upper|head)\.(md3|iqm)$/i;
+// The library's lists (web/core/paths.js), as tests on a file name.
+const extensionTest = (list) => ({ test: (name) => list.includes(paths.extensionOf(name)) });
+export const MODEL_EXT = extensionTest(paths.MODEL_EXTENSIONS);
+export const ARCHIVE_EXT = extensionTest(paths.ARCHIVE_EXTENSIONS);
 
 export async function readBytes(path) {
   try {
@@ -96,8 +98,9 @@ async function addTextures(root, missing, files) {
 
 export async function isPlayerFolder(dir) {
   const names = await readdir(dir).catch(() => []);
-  const parts = new Set(names.filter((n) => PART_FILE.test(n)).map((n) => n.toLowerCase().replace(/\.\w+$/, '')));
-  return parts.has('lower') && parts.has('upper') && parts.has('head');
+  // Each part in some LOD (lower.md3 or lower_1.md3...), as loadPlayer reads them.
+  const parts = new Set(names.map((n) => paths.playerPartOf(n)?.part).filter(Boolean));
+  return paths.PLAYER_PARTS.every((part) => parts.has(part));
 }
 
 // The archive TARGET names, joined with the --pk3 ones as the game joins a folder's pk3s

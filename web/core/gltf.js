@@ -5,9 +5,8 @@
 // no field for. A texture that cannot be found or read is a warning, never a failure.
 
 import { InterquakeError, toBytes } from './wasm.js';
-import { crc32, normalizePath, pathKey } from '../quake3/archive.js';
-
-const IMAGE_EXTENSIONS = ['.tga', '.png', '.jpg'];
+import { crc32 } from './crc32.js';
+import { pathKey, textureCandidates } from './paths.js';
 
 // -- Options
 
@@ -43,26 +42,6 @@ export function fileReader(files) {
     const bytes = index.get(pathKey(path));
     return bytes == null ? null : toBytes(bytes, `options.files['${path}']`);
   };
-}
-
-/**
- * Paths a material name may be found at: as written, with the other image extensions in place of
- * its own or appended ("glass.tga.tga", "mantis"), then the same for its file name alone (a
- * texture lying next to the model).
- */
-export function textureCandidates(reference) {
-  const out = [];
-  const add = (ref) => {
-    const dot = ref.lastIndexOf('.');
-    const ext = dot > ref.lastIndexOf('/') ? ref.slice(dot).toLowerCase() : '';
-    out.push(ref);
-    if (IMAGE_EXTENSIONS.includes(ext) || ext === '.jpeg') for (const e of IMAGE_EXTENSIONS) if (e !== ext) out.push(ref.slice(0, dot) + e);
-    for (const e of IMAGE_EXTENSIONS) out.push(ref + e);
-  };
-  const ref = normalizePath(reference);
-  add(ref);
-  if (ref.includes('/')) add(ref.slice(ref.lastIndexOf('/') + 1));
-  return [...new Set(out)];
 }
 
 // -- Images: PNG/JPEG passed through, TGA to PNG; the alpha mode from the pixels
@@ -408,7 +387,7 @@ export async function writeModelGLB(lib, model, options = {}) {
   const meshMaterials = [];
   for (const [i, mesh] of model.meshes.entries()) {
     const name = materialName(mesh, i);
-    meshMaterials.push(await materials.add(name, textureCandidates(name), read));
+    meshMaterials.push(await materials.add(name, textureCandidates(name, { loose: true }), read));
   }
   const name = model.name ? String(model.name).replace(/^.*[\\/:]/, '').replace(/\.\w+$/, '') || 'model' : 'model';
   const glb = writeScene(lib, {

@@ -1,13 +1,11 @@
-// The library object init() resolves to: loading, writing, images, and the Quake 3 entry points.
+// The core of the library object: loading, writing, images, shader support. init() resolves to
+// web/quake3/library.js's Interquake, which adds the Quake 3 entry points (archives, players) on
+// top of this, so core/ imports nothing from quake3/.
 
 import { InterquakeError, toBytes, instantiate } from './wasm.js';
 import { Model } from './model.js';
-import { openArchive } from '../quake3/archive.js';
-import { mountArchives } from '../quake3/filesystem.js';
-import { loadPlayer } from '../quake3/player.js';
-import { parseAnimationConfig, parseSkin } from '../quake3/text.js';
 
-export class Interquake {
+export class CoreLibrary {
   /** wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when the core has no shader scripts. */
   constructor(wasm, options = {}) {
     this._wasm = wasm;
@@ -73,8 +71,6 @@ export class Interquake {
       const { writeModelGLB } = await import('./gltf.js');
       return writeModelGLB(this, target, options);
     }
-    const { isPlayer, writePlayerGLB } = await import('../quake3/gltf.js');
-    if (isPlayer(target)) return writePlayerGLB(this, target, options);
     throw new InterquakeError('invalid_argument', 'writeGLB() takes a model from load() or a player from loadPlayer()');
   }
 
@@ -130,24 +126,4 @@ export class Interquake {
 
   /** Current size of the WASM memory in bytes. */
   get memoryBytes() { return this._wasm.heap.byteLength; }
-
-  // -- Quake 3 players and archives (web/quake3/; docs/API-q3.md)
-
-  /** Opens a .pk3/.zip: resolves to an Archive with files, players, models and read(path). */
-  openArchive(bytes, options) { return openArchive(this, bytes, options); }
-
-  /**
-   * Joins archives (openArchive) and loose file sets into one Quake 3 file system, the one that
-   * wins for a path chosen as ioquake3 does (options.order); a FileSystem reads like an Archive.
-   */
-  mountArchives(sources, options) { return mountArchives(sources, options); }
-
-  /** Assembles a Quake 3 player from an Archive, a FileSystem or an object of path -> bytes. */
-  loadPlayer(files, options) { return loadPlayer(this, files, options); }
-
-  /** Parses animation.cfg text or bytes with Quake 3's rules. */
-  parseAnimationConfig(input, options) { return parseAnimationConfig(this, input, options); }
-
-  /** Parses a .skin file: { surfaces: [{ name, shader, line }], warnings }. */
-  parseSkin(input, options) { return parseSkin(this, input, options); }
 }

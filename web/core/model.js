@@ -153,8 +153,9 @@ export class Model {
     this._check();
     const index = this._animationIndex(animation);
     const wasm = this._wasm;
-    wasm.fill('iq_play', wasm.scratch, playRecord(wasm, index, time, options, 'frameAt'));
-    const code = wasm.exports.iq_wasm_playhead(this._handle, wasm.scratch, wasm.headPtr);
+    const playPtr = wasm.scratchRecord('iq_play');
+    wasm.fill('iq_play', playPtr, playRecord(wasm, index, time, options, 'frameAt'));
+    const code = wasm.exports.iq_wasm_playhead(this._handle, playPtr, wasm.headPtr);
     if (code) throw wasm.codeError(code, `frameAt(${JSON.stringify(animation)}, ${time}): invalid time or options`, this.name);
     return playheadResult(wasm.read('iq_playhead', wasm.headPtr), index);
   }

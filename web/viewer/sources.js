@@ -3,7 +3,8 @@
 // joined into one Quake 3 file system). The result is
 // { files: FileSet, main: { path, bytes, kind } | null, player?: folder, archive?, warnings? }.
 
-import { findPlayers, pathKey } from '../quake3/archive.js';
+import { findPlayers } from '../quake3/archive.js';
+import { pathKey } from '../core/paths.js';
 import { FileSet, sniff, fetchBytes, extensionOf, rerootPlayerFiles, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from './assets.js';
 import { ViewerError } from './errors.js';
 

@@ -52,6 +52,19 @@ test('only web/core/wasm.js reads the heap by offset or knows the WASM exports\'
   }
 });
 
+test('scratch memory is handed out by wasm.scratchRecord, never carved by offset elsewhere', () => {
+  for (const { path, text } of sources) {
+    if (path === 'core/wasm.js') continue;
+    const line = text.split('\n').findIndex((l) => /\bscratch\s*\+/.test(l));
+    assert.equal(line, -1, `${path}:${line + 1} carves scratch memory by hand: ${text.split('\n')[line]?.trim()}`);
+  }
+  const wasm = iq._wasm;
+  const a = wasm.scratchRecord('iq_play', 0);
+  const b = wasm.scratchRecord('iq_animation', 1);
+  assert.ok(b - a >= wasm.sizeof('iq_play'), 'the two slots do not overlap');
+  assert.throws(() => wasm.scratchRecord('iq_play', 2), (e) => e.code === 'invalid_argument');
+});
+
 test('layouts, enums and constants come from the C tables', () => {
   const wasm = iq._wasm;
   // a few facts the C defines, read back through the tables
