@@ -26,7 +26,7 @@ async function convertGLB(iq, input, output, options) {
   try {
     result = target.kind === 'player'
       ? await iq.writeGLB(target.player, { skin: options.skin, lod: options.lod })
-      : await iq.writeGLB(target.model, { files: target.textures });
+      : await iq.writeGLB(target.model, { files: target.textures, textures: target.textureNames });
   } finally {
     if (target.model) target.model.dispose();
     if (target.player) target.player.dispose();

@@ -123,11 +123,13 @@ export async function openTarget(iq, target, options = {}) {
   if (options.pk3?.length && kind === 'folder') throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
   if (kind === 'folder') {
     if (inner !== null) throw new InputError(`${path}: is a folder, not an archive`);
-    if (!(await isPlayerFolder(path))) {
-      throw new InputError(`${path}: not a Quake 3 player folder (no lower, upper and head models); 'interquake validate ${path}' checks every model in it`, 'not_a_player');
+    if (await isPlayerFolder(path)) {
+      const { player } = await loadPlayerFolder(iq, path, options);
+      return { kind: 'player', path, player, source: 'folder' };
     }
-    const { player } = await loadPlayerFolder(iq, path, options);
-    return { kind: 'player', path, player, source: 'folder' };
+    const folderModel = await openModelFolder(iq, path, options);
+    if (folderModel) return folderModel;
+    throw new InputError(`${path}: no model in it (and not a Quake 3 player folder: no lower, upper and head models); 'interquake validate ${path}' checks every model in it`, 'not_a_player');
   }
   const bytes = await readBytes(path);
   if (inner === null && (ARCHIVE_EXT.test(path) || (isZip(bytes) && !MODEL_EXT.test(path)))) {
@@ -153,6 +155,70 @@ export async function openTarget(iq, target, options = {}) {
   }
   if (options.pk3?.length) throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
   return { kind: 'model', path, bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
+}
+
+const FOLDER_FILES = 4096; // files of a model folder looked at (its cfgs and skins read, its models loaded once)
+const FOLDER_DEPTH = 4;
+
+/**
+ * A folder of models (Cube 2's packages/models/frankie/, Red Eclipse's actors/player/): the model
+ * the game would show as its character (iq.chooseFolderModel: by its .cfg, its name, or the most
+ * joints and vertices), its cfg's animation files (or the folder's animation-only files)
+ * attached, the texture per mesh from the cfg or the first DarkPlaces skin. null when it holds no model.
+ */
+async function openModelFolder(iq, dir, options) {
+  // Keyed from the folder's own name on ('frankie/Frankie.iqm'), as a dropped folder is in the viewer.
+  const top = basename(resolve(dir));
+  const files = new Map();
+  const walk = async (at, rel, depth) => {
+    for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
+      if (files.size >= FOLDER_FILES) return;
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory() && depth < FOLDER_DEPTH) await walk(join(at, entry.name), path, depth + 1);
+      else if (entry.isFile()) files.set(path, null);
+    }
+  };
+  await walk(dir, top, 0);
+  const onDisk = (key) => join(dir, key.slice(top.length + 1));
+  const models = [];
+  for (const path of files.keys()) {
+    if (MODEL_EXT.test(path)) models.push({ path, bytes: await readBytes(onDisk(path)) });
+    else if (/\.(cfg|skin)$/i.test(path)) files.set(path, await readBytes(onDisk(path)));
+  }
+  if (!models.length) return null;
+  const picked = iq.chooseFolderModel(models, files);
+  if (!picked.main) return null;
+  const mainPath = onDisk(picked.main.path);
+  const model = iq.load(picked.main.bytes, { name: mainPath, format: options.format });
+  const warnings = [...picked.warnings];
+  for (const file of picked.animationFiles) {
+    let source = null;
+    try {
+      source = iq.load(file.bytes, { name: onDisk(file.path) });
+      model.attachAnimations(source);
+    } catch (err) {
+      warnings.push({ code: err.code || 'skeleton_mismatch', message: `${file.path}: not attached (${err.message})` });
+    } finally {
+      source?.dispose();
+    }
+  }
+  const skins = picked.config ? [] : iq.modelSkins(model, files, picked.main.path);
+  for (const s of skins) warnings.push(...s.warnings);
+  const textureNames = picked.config ? iq.configTextures(picked.config, model) : skins[0]?.textures ?? model.meshes.map(() => null);
+  // The cfg's and skins' names are paths in the folder; the model's own names are read as for a model file.
+  const beside = diskTextures(mainPath);
+  const textures = async (path) => {
+    if (!path.startsWith('/') && !path.split('/').includes('..') && path.toLowerCase().startsWith(`${top.toLowerCase()}/`)) {
+      const bytes = await readFile(onDisk(path)).catch(() => null);
+      if (bytes) return bytes;
+    }
+    return beside(path);
+  };
+  return {
+    kind: 'model', path: mainPath, bytes: picked.main.bytes.length, model, textures, textureNames, folder: dir,
+    choice: { reason: picked.reason, config: picked.config?.path ?? null, skins: skins.map((s) => s.name), models: picked.meshes.map((m) => m.path) },
+    warnings,
+  };
 }
 
 // Textures of a model on disk: the path as the model names it from the model's folder, from the

@@ -6,7 +6,7 @@
 
 import { InterquakeError, toBytes } from './wasm.js';
 import { crc32 } from './crc32.js';
-import { pathKey, textureCandidates } from './paths.js';
+import { meshTextureName, pathKey, textureCandidates } from './paths.js';
 
 // -- Options
 
@@ -17,6 +17,9 @@ export function checkOptions(lib, options) {
   const limit = lib._wasm.constants.limit.gltfMaxTargets;
   if (maxMorphTargets !== undefined && (!Number.isInteger(maxMorphTargets) || maxMorphTargets < 1 || maxMorphTargets > limit)) {
     throw new InterquakeError('invalid_argument', `maxMorphTargets must be a whole number 1..${limit}, got ${maxMorphTargets}`);
+  }
+  if (options.textures !== undefined && options.textures !== null && !Array.isArray(options.textures)) {
+    throw new InterquakeError('invalid_argument', 'options.textures must be an array: one texture name (or null) per mesh');
   }
   if (files !== undefined && files !== null && typeof files !== 'function' && typeof files !== 'object') {
     throw new InterquakeError('invalid_argument', 'options.files must be an object or Map of path -> bytes, or a function(path) -> bytes');
@@ -386,8 +389,11 @@ export async function writeModelGLB(lib, model, options = {}) {
   const materials = new Materials(lib, warnings, missing);
   const meshMaterials = [];
   for (const [i, mesh] of model.meshes.entries()) {
-    const name = materialName(mesh, i);
-    meshMaterials.push(await materials.add(name, textureCandidates(name, { loose: true }), read));
+    // The texture: options.textures' name for the mesh (a model cfg's skin), else the mesh's own
+    // (paths.js meshTextureName: never its mesh name), looked up by the one rule (textureCandidates).
+    const texture = options.textures?.[i] ?? meshTextureName(mesh);
+    const name = options.textures?.[i] ?? materialName(mesh, i);
+    meshMaterials.push(await materials.add(name, texture ? textureCandidates(texture, { loose: true }) : [], read));
   }
   const name = model.name ? String(model.name).replace(/^.*[\\/:]/, '').replace(/\.\w+$/, '') || 'model' : 'model';
   const glb = writeScene(lib, {
@@ -395,5 +401,5 @@ export async function writeModelGLB(lib, model, options = {}) {
   }, model.name);
   if (!read && missing.size) warnings.push({ code: 'missing_file', message: `${missing.size} texture(s) not embedded: no options.files to read them from` });
   else if (missing.size) warnings.push({ code: 'missing_file', message: `texture(s) not found: ${[...missing].join(', ')}` });
-  return { glb, warnings, missingFiles: [...missing] };
+  return { glb, warnings, missingFiles: [...missing], textures: materials.list.map((m) => ({ material: m.name, texture: m.texture ?? null })) };
 }

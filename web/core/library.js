@@ -4,6 +4,7 @@
 
 import { InterquakeError, toBytes, instantiate } from './wasm.js';
 import { Model } from './model.js';
+import { chooseFolderModel, configTextures, parseModelConfigText, readModelConfig } from './modelcfg.js';
 
 export class CoreLibrary {
   /** wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when the core has no shader scripts. */
@@ -92,6 +93,26 @@ export class CoreLibrary {
       wasm.exports.iq_wasm_image_free(image);
     }
   }
+
+  // -- Cube 2 / Tesseract / Red Eclipse model .cfg files (web/core/modelcfg.js; docs/MODELCFG.md)
+
+  /** Splits a model .cfg into commands and words (the C's syntax): { commands, warnings }. */
+  parseModelConfig(input, options) { return parseModelConfigText(this, input, options); }
+
+  /**
+   * What a model .cfg says about its model, exec and if followed: the model file, the skins per
+   * mesh, the animations, the transform. files: Map or object of path -> bytes (the .cfg files' bytes).
+   */
+  readModelConfig(files, cfgPath) { return readModelConfig(this, files, cfgPath); }
+
+  /** The texture each mesh of `model` takes from a readModelConfig() result (null: its own). */
+  configTextures(config, model) { return configTextures(config, model); }
+
+  /**
+   * The model a folder shows as its character: by its .cfg, its name, or the most joints and
+   * vertices; with the animation files to attach and the cfg. models: [{ path, bytes }].
+   */
+  chooseFolderModel(models, files) { return chooseFolderModel(this, models, files); }
 
   /** true when shader scripts can be parsed and evaluated now (always with interquake.wasm). */
   get shaderSupport() { return this._shaders !== null; }

@@ -119,6 +119,15 @@ function imageNames(ref) {
 }
 
 /**
+ * The texture name a mesh of a loose model asks for: its first shader (MD3), else its material
+ * (IQM, IQE); null when it names none (drawn plain, never missing). A model cfg's skin for the mesh
+ * (web/core/modelcfg.js configTextures) comes before this.
+ */
+export function meshTextureName(mesh) {
+  return (Array.isArray(mesh.shaders) && mesh.shaders[0]) || mesh.material || null;
+}
+
+/**
  * The first of `reference`'s candidates (textureCandidates, with `options`) that `exists(path)`
  * accepts: { path, candidates } with path null when none does. `exists` may be async; then so is
  * the answer.

@@ -7,6 +7,7 @@ import { openArchive } from './archive.js';
 import { mountArchives } from './filesystem.js';
 import { loadPlayer } from './player.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
+import { modelSkins } from './modelskins.js';
 
 export class Interquake extends CoreLibrary {
   /**
@@ -36,6 +37,12 @@ export class Interquake extends CoreLibrary {
 
   /** Parses animation.cfg text or bytes with Quake 3's rules. */
   parseAnimationConfig(input, options) { return parseAnimationConfig(this, input, options); }
+
+  /**
+   * A plain model's DarkPlaces skins (Nexuiz): `<model>_<N>.skin` beside it, each with the texture
+   * name per mesh: [{ name: '0', path, textures, warnings }]. files: Map or object of path -> bytes.
+   */
+  modelSkins(model, files, modelPath) { return modelSkins(this, model, files, modelPath ?? model.name); }
 
   /** Parses a .skin file: { surfaces: [{ name, shader, line }], warnings }. */
   parseSkin(input, options) { return parseSkin(this, input, options); }
