@@ -417,6 +417,8 @@ export declare const paths: {
    * models/ or textures/ folder); options.loose adds the file name alone, for a loose model.
    */
   textureCandidates(reference: string, options?: { loose?: boolean }): string[];
+  /** The texture name a mesh asks for: its first shader (MD3), else its material; null for none (never its mesh name). */
+  meshTextureName(mesh: { shaders?: string[]; material?: string }): string | null;
   /** The first candidate exists(path) accepts: { path (null: none), candidates }; async when exists is. */
   findTexture(reference: string, exists: (path: string) => boolean | Promise<boolean>, options?: { loose?: boolean }):
     { path: string | null; candidates: string[] } | Promise<{ path: string | null; candidates: string[] }>;
@@ -440,6 +442,16 @@ export interface Interquake {
   parseAnimationConfig(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): AnimationConfig;
   /** Parses a .skin file with the renderer's rules. */
   parseSkin(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): Skin;
+  /** DarkPlaces skins of a plain model: <model>_<N>.skin among files, with the texture name per mesh (docs/MODELCFG.md). */
+  modelSkins(model: Model, files: FileBytes, modelPath?: string): { name: string; path: string; textures: (string | null)[]; warnings: Warning[] }[];
+  /** A Cube 2 / Tesseract / Red Eclipse model .cfg split into commands (the C's syntax; 'syntax' errors with line and column). */
+  parseModelConfig(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): { commands: ModelConfigCommand[]; warnings: Warning[] };
+  /** What a model .cfg says, exec and if followed; files: every path of the folder, the .cfg files with their bytes. */
+  readModelConfig(files: FileBytes, cfgPath: string): ModelConfig;
+  /** The texture name each mesh of `model` takes from a config (null: its own). */
+  configTextures(config: ModelConfig, model: Model): (string | null)[];
+  /** The model a folder shows as its character: by its .cfg, its name, or the most joints and vertices. */
+  chooseFolderModel(models: { path: string; bytes: Uint8Array }[], files: FileBytes): FolderChoice;
 }
 
 export type ArchiveUse = 'model' | 'animation' | 'skin' | 'shader' | 'texture';
@@ -652,6 +664,8 @@ export interface GLBOptions {
   lod?: number;
   /** Morph targets per glTF mesh, 1..255 (default 255). */
   maxMorphTargets?: number;
+  /** Models: the texture name per mesh (a model cfg's, configTextures(); a DarkPlaces skin's), null for the mesh's own. */
+  textures?: (string | null)[];
 }
 
 export interface GLBResult {
@@ -660,7 +674,54 @@ export interface GLBResult {
   warnings: { code: string; message: string }[];
   /** Texture (and other) paths that were referenced and not found. */
   missingFiles: string[];
+  /** Per material: the texture file embedded, found by the one texture rule (paths.textureCandidates), or null. */
+  textures: { material: string; texture: string | null }[];
 }
+
+/** A model .cfg split into commands and words (iq.parseModelConfig). */
+export interface ModelConfigCommand {
+  line: number;
+  column: number;
+  words: { text: string; kind: 'word' | 'string' | 'block' | 'expression'; line: number; column: number; commands?: ModelConfigCommand[] }[];
+}
+
+/** What a Cube 2 / Tesseract / Red Eclipse model .cfg says (iq.readModelConfig; docs/MODELCFG.md). */
+export interface ModelConfig {
+  path: string;
+  format: 'iqm' | 'md5' | 'md3' | 'md2' | 'obj' | 'smd';
+  /** The model file the engine loads (its *load command, else tris.<format> beside the cfg), or null. */
+  model: string | null;
+  models: string[];
+  /** Skins in order ('*': every mesh); later lines win. Paths among the files given, else as the cfg names them. */
+  skins: { mesh: string; texture: string; masks: string | null; line: number; file: string; format: string }[];
+  /** iqmanim/md5anim: names split at '|', the file; md3anim: frame and frames. */
+  animations: { names: string[]; file: string | null; frame: number; frames: number; fps: number | null; priority: number; line: number; source: string }[];
+  tags: { joint: string; tag: string; line: number }[];
+  scale: number | null;
+  translate: [number, number, number] | null;
+  yaw: number | null;
+  pitch: number | null;
+  roll: number | null;
+  /** The cfg files read, exec followed. */
+  executed: string[];
+  /** Commands read and not interpreted, with their counts. */
+  ignored: Record<string, number>;
+  missingFiles: string[];
+  warnings: Warning[];
+}
+
+/** iq.chooseFolderModel: the model a folder opens as its character. */
+export interface FolderChoice {
+  main: { path: string; bytes: Uint8Array } | null;
+  config: ModelConfig | null;
+  animationFiles: { path: string; bytes: Uint8Array }[];
+  meshes: { path: string; bytes: Uint8Array; vertexCount: number; jointCount: number }[];
+  unreadable: { path: string; bytes: Uint8Array }[];
+  reason: string;
+  warnings: Warning[];
+}
+
+type FileBytes = Record<string, Uint8Array | ArrayBuffer | null> | Map<string, Uint8Array | ArrayBuffer | null>;
 
 export interface Player {
   path: string;
