@@ -4,7 +4,7 @@
  * add up; on failure the error has a code and a line.
  *   ./build.sh fuzz 600 */
 // seeds: tests/fixtures/cubecfg
-#include "iq_cubecfg.h"
+#include "formats/iq_cubecfg.h"
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

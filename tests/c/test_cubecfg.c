@@ -3,7 +3,7 @@
  * (tests/fixtures/cubecfg/) and hand-built cases with answers worked out from
  * the rules in iq_cubecfg.h. Run from the repository root. */
 #include "check.h"
-#include "iq_cubecfg.h"
+#include "formats/iq_cubecfg.h"
 #include <string.h>
 
 static iq_cubecfg cfg; /* 320 KB: not on the stack */
