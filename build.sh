@@ -159,9 +159,11 @@ viewer_modules() { find web -maxdepth 2 -name '*.js' ! -name '*.min.js' ! -name 
 build_viewer_bundle() {
   local out=web/interquake-viewer.min.js
   mapfile -t modules < <(viewer_modules)
-  if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh; then return 0; fi
+  if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh \
+    && ! stale web/interquake-modelcfg.min.js web/core/modelcfg.js web/core/paths.js build.sh \
+    && ! stale web/interquake-modelskins.min.js web/quake3/modelskins.js web/quake3/text.js web/core/paths.js build.sh; then return 0; fi
   if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
-  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js"
+  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js, web/interquake-modelcfg.min.js"
   node tools/build-viewer.mjs
 }
 
@@ -291,6 +293,10 @@ size_report() {
   # Fetched only for a model whose surfaces name shader-script blocks.
   for f in web/viewer/shaderdraw.js web/interquake-shaders.min.js web/interquake-shaders.wasm; do
     printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (scripts only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  done
+  # Fetched only when a folder or an archive is opened (model .cfg files, the folder's model).
+  for f in web/interquake-modelcfg.min.js web/interquake-modelskins.min.js; do
+    [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (folders only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   done
   # Fetched only when a deflated .pk3/.zip is opened.
   for f in web/interquake-inflate.min.js node_modules/fflate/umd/index.js; do

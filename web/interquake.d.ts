@@ -443,15 +443,15 @@ export interface Interquake {
   /** Parses a .skin file with the renderer's rules. */
   parseSkin(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): Skin;
   /** DarkPlaces skins of a plain model: <model>_<N>.skin among files, with the texture name per mesh (docs/MODELCFG.md). */
-  modelSkins(model: Model, files: FileBytes, modelPath?: string): { name: string; path: string; textures: (string | null)[]; warnings: Warning[] }[];
+  modelSkins(model: Model, files: FileBytes, modelPath?: string): Promise<{ name: string; path: string; textures: (string | null)[]; warnings: Warning[] }[]>;
   /** A Cube 2 / Tesseract / Red Eclipse model .cfg split into commands (the C's syntax; 'syntax' errors with line and column). */
-  parseModelConfig(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): { commands: ModelConfigCommand[]; warnings: Warning[] };
+  parseModelConfig(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): Promise<{ commands: ModelConfigCommand[]; warnings: Warning[] }>;
   /** What a model .cfg says, exec and if followed; files: every path of the folder, the .cfg files with their bytes. */
-  readModelConfig(files: FileBytes, cfgPath: string): ModelConfig;
+  readModelConfig(files: FileBytes, cfgPath: string): Promise<ModelConfig>;
   /** The texture name each mesh of `model` takes from a config (null: its own). */
   configTextures(config: ModelConfig, model: Model): (string | null)[];
   /** The model a folder shows as its character: by its .cfg, its name, or the most joints and vertices. */
-  chooseFolderModel(models: { path: string; bytes: Uint8Array }[], files: FileBytes): FolderChoice;
+  chooseFolderModel(models: { path: string; bytes: Uint8Array }[], files: FileBytes): Promise<FolderChoice>;
 }
 
 export type ArchiveUse = 'model' | 'animation' | 'skin' | 'shader' | 'texture';

@@ -186,7 +186,7 @@ async function openModelFolder(iq, dir, options) {
     else if (/\.(cfg|skin)$/i.test(path)) files.set(path, await readBytes(onDisk(path)));
   }
   if (!models.length) return null;
-  const picked = iq.chooseFolderModel(models, files);
+  const picked = await iq.chooseFolderModel(models, files);
   if (!picked.main) return null;
   const mainPath = onDisk(picked.main.path);
   const model = iq.load(picked.main.bytes, { name: mainPath, format: options.format });
@@ -202,7 +202,7 @@ async function openModelFolder(iq, dir, options) {
       source?.dispose();
     }
   }
-  const skins = picked.config ? [] : iq.modelSkins(model, files, picked.main.path);
+  const skins = picked.config ? [] : await iq.modelSkins(model, files, picked.main.path);
   for (const s of skins) warnings.push(...s.warnings);
   const textureNames = picked.config ? iq.configTextures(picked.config, model) : skins[0]?.textures ?? model.meshes.map(() => null);
   // The cfg's and skins' names are paths in the folder; the model's own names are read as for a model file.

@@ -15,7 +15,6 @@
 #include "wasm/iq_wasm_internal.h"
 #include "base/iq_internal.h"
 #include "quake3/iq_quake3.h"
-#include "formats/iq_cubecfg.h"
 #include <stdlib.h>
 
 // -- Handles: models and their instances
@@ -236,10 +235,6 @@ IQ_EXPORT void iq_wasm_image_free(iq_image *image) { iq_image_free(image); }
 /* Parse into *out (JS owns it). Return 1, or 0 with *err filled. */
 IQ_EXPORT uint32_t iq_wasm_parse_animation_cfg(const void *text, uint32_t size, iq_q3_config *out, iq_error *err) {
     return (uint32_t)iq_q3_parse_animation_cfg(text, size, out, err);
-}
-/* Cube 2 / Tesseract / Red Eclipse model .cfg: commands and words (src/formats/iq_cubecfg.h). */
-IQ_EXPORT uint32_t iq_wasm_parse_cubecfg(const void *text, uint32_t size, iq_cubecfg *out, iq_error *err) {
-    return (uint32_t)iq_cubecfg_parse(text, size, out, err);
 }
 IQ_EXPORT uint32_t iq_wasm_parse_skin(const void *text, uint32_t size, iq_skin *out, iq_error *err) {
     return (uint32_t)iq_q3_parse_skin(text, size, out, err);

@@ -4,7 +4,13 @@
 
 import { InterquakeError, toBytes, instantiate } from './wasm.js';
 import { Model } from './model.js';
-import { chooseFolderModel, configTextures, parseModelConfigText, readModelConfig } from './modelcfg.js';
+import { configTextures } from './paths.js';
+
+// The model .cfg code is loaded the first time it is needed: a page that shows one model never
+// downloads it (bundlers split it; the one-file element fetches interquake-modelcfg.min.js).
+let modelConfigCode = null;
+const loadModelConfig = () => (modelConfigCode ??= import('./modelcfg.js').catch((err) => { modelConfigCode = null; throw err; }));
+const MODEL_CFG = /(^|[\\/])(iqm|md5|md3|md2|obj|smd)\.cfg$/i;
 
 export class CoreLibrary {
   /** wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when the core has no shader scripts. */
@@ -96,14 +102,14 @@ export class CoreLibrary {
 
   // -- Cube 2 / Tesseract / Red Eclipse model .cfg files (web/core/modelcfg.js; docs/MODELCFG.md)
 
-  /** Splits a model .cfg into commands and words (the C's syntax): { commands, warnings }. */
-  parseModelConfig(input, options) { return parseModelConfigText(this, input, options); }
+  /** Splits a model .cfg into commands and words (the C's syntax): resolves to { commands, warnings }. */
+  async parseModelConfig(input, options) { return (await this._modelConfig(true)).parseModelConfigText(this, input, options); }
 
   /**
    * What a model .cfg says about its model, exec and if followed: the model file, the skins per
    * mesh, the animations, the transform. files: Map or object of path -> bytes (the .cfg files' bytes).
    */
-  readModelConfig(files, cfgPath) { return readModelConfig(this, files, cfgPath); }
+  async readModelConfig(files, cfgPath) { return (await this._modelConfig(true)).readModelConfig(this, files, cfgPath); }
 
   /** The texture each mesh of `model` takes from a readModelConfig() result (null: its own). */
   configTextures(config, model) { return configTextures(config, model); }
@@ -112,7 +118,19 @@ export class CoreLibrary {
    * The model a folder shows as its character: by its .cfg, its name, or the most joints and
    * vertices; with the animation files to attach and the cfg. models: [{ path, bytes }].
    */
-  chooseFolderModel(models, files) { return chooseFolderModel(this, models, files); }
+  async chooseFolderModel(models, files) {
+    const paths = files instanceof Map ? [...files.keys()] : Object.keys(files ?? {});
+    return (await this._modelConfig(paths.some((p) => MODEL_CFG.test(p)))).chooseFolderModel(this, models, files);
+  }
+
+  // The model .cfg code, and (parser: a cfg is to be read) the WASM its parser is in: with the
+  // one-file element's smaller WASM, interquake-shaders.wasm. When that cannot load, reading a cfg
+  // says 'unsupported' (chooseFolderModel: a warning, and the folder opens by its other rules).
+  async _modelConfig(parser) {
+    const code = await loadModelConfig();
+    if (parser && !this.shaderSupport) await this.loadShaderSupport().catch(() => {});
+    return code;
+  }
 
   /** true when shader scripts can be parsed and evaluated now (always with interquake.wasm). */
   get shaderSupport() { return this._shaders !== null; }

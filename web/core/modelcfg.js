@@ -6,7 +6,10 @@
 // `exec` and evaluates the `if` conditions model cfgs use. The answer is format-neutral: file
 // paths and names per mesh, whatever the format (IQM, MD5, MD3, ...) the model is in.
 
-import { InterquakeError, textBytes, decodeText } from './wasm.js';
+// Loaded on demand (web/core/library.js imports it when a cfg or a folder is read; the one-file
+// element fetches it as interquake-modelcfg.min.js), so it raises errors through the library's
+// wasm.fail and tells them by their code: its own copy of the error class would not be the page's.
+import { textBytes, decodeText } from './wasm.js';
 import { baseName, folderOf, normalizePath, pathKey } from './paths.js';
 
 /** The formats a model cfg can name (its commands' prefixes: iqmskin, md5anim, md3load, ...). */
@@ -16,6 +19,9 @@ const COMMAND = /^(iqm|md5|md3|md2|obj|smd)(load|dir|skin|anim|tag)$/i;
 const TRANSFORMS = { mdlscale: 'scale', mdltrans: 'translate', mdlyaw: 'yaw', mdlpitch: 'pitch', mdlroll: 'roll' };
 const MAX_EXEC_DEPTH = 8;
 const MAX_COMMANDS_RUN = 100000;
+
+// An InterquakeError (of whichever copy of the class): a code the library knows.
+const isLibraryError = (err) => !!err && typeof err.code === 'string' && err.name === 'InterquakeError';
 
 /** Whether a file name is a model cfg (iqm.cfg, md5.cfg, ...). */
 export const isModelConfig = (path) => CONFIG_NAME.test(baseName(path));
@@ -31,7 +37,9 @@ const KINDS = ['word', 'string', 'block', 'expression'];
  */
 export function parseModelConfigText(lib, input, options = {}) {
   const file = options.name;
-  const wasm = lib._wasm;
+  // The parser is in the WASM of the text parsers: interquake.wasm, or, for the one-file element,
+  // interquake-shaders.wasm (the library loads it before calling here).
+  const wasm = lib._shaderWasm();
   wasm.need('iq_wasm_parse_cubecfg', 'model .cfg files');
   const bytes = textBytes(input, 'parseModelConfig()');
   return wasm.withRecord('iq_cubecfg', null, (out) => {
@@ -74,7 +82,7 @@ export function parseModelConfigText(lib, input, options = {}) {
 export function readModelConfig(lib, files, cfgPath) {
   const index = fileIndex(files);
   const cfg = index.find(cfgPath);
-  if (!cfg) throw new InterquakeError('missing_file', `${cfgPath}: no such file`, { file: cfgPath });
+  if (!cfg) throw lib._wasm.fail('missing_file', `${cfgPath}: no such file`, { file: cfgPath });
   const format = CONFIG_NAME.exec(baseName(cfg))?.[1]?.toLowerCase() ?? 'iqm';
   const state = {
     lib, index, format, cfgPath: cfg, dir: folderOf(cfg), mdlname: folderOf(cfg).replace(/\/$/, ''),
@@ -95,18 +103,6 @@ export function readModelConfig(lib, files, cfgPath) {
   };
 }
 
-/**
- * The texture each mesh of `model` takes from `config` (readModelConfig): the last skin command
- * naming the mesh or '*', as the engines apply them in order; null where none does.
- */
-export function configTextures(config, model) {
-  return model.meshes.map((mesh) => {
-    let found = null;
-    for (const s of config?.skins ?? []) if (s.mesh === '*' || s.mesh === mesh.name) found = s.texture;
-    return found;
-  });
-}
-
 function runFile(state, path, depth) {
   if (depth > MAX_EXEC_DEPTH) {
     state.warnings.push({ code: 'limit', message: `${path}: exec nested more than ${MAX_EXEC_DEPTH} deep; not read` });
@@ -117,7 +113,7 @@ function runFile(state, path, depth) {
   try {
     parsed = parseModelConfigText(state.lib, state.index.bytes(path), { name: path });
   } catch (err) {
-    if (!(err instanceof InterquakeError) || err.code === 'unsupported') throw err;
+    if (!isLibraryError(err) || err.code === 'unsupported') throw err;
     state.warnings.push({ code: err.code, message: err.message, file: path });
     return;
   }
@@ -376,7 +372,7 @@ export function chooseFolderModel(lib, models, files) {
     try {
       config = readModelConfig(lib, files, cfgPath);
     } catch (err) { // a cfg that cannot be read (or a WASM build without the reader) is a warning
-      if (!(err instanceof InterquakeError)) throw err;
+      if (!isLibraryError(err)) throw err;
       warnings.push({ code: err.code, message: err.message, file: cfgPath });
       continue;
     }

@@ -81,6 +81,14 @@ export function playerSkinOf(path) {
   return m ? { part: m[1].toLowerCase(), skin: m[2] } : null;
 }
 
+// -- Skin surface names
+
+/** What Quake 3 matches .skin lines against: lower case, a trailing "_<char>" cut (R_LoadMD3). */
+export function skinSurfaceName(name) {
+  const lower = String(name).toLowerCase();
+  return lower.length > 2 && lower[lower.length - 2] === '_' ? lower.slice(0, -2) : lower;
+}
+
 // -- Texture names: which files a name may be
 
 /**
@@ -125,6 +133,18 @@ function imageNames(ref) {
  */
 export function meshTextureName(mesh) {
   return (Array.isArray(mesh.shaders) && mesh.shaders[0]) || mesh.material || null;
+}
+
+/**
+ * The texture each mesh of `model` takes from `config` (web/core/modelcfg.js readModelConfig): the last skin command
+ * naming the mesh or '*', as the engines apply them in order; null where none does.
+ */
+export function configTextures(config, model) {
+  return model.meshes.map((mesh) => {
+    let found = null;
+    for (const s of config?.skins ?? []) if (s.mesh === '*' || s.mesh === mesh.name) found = s.texture;
+    return found;
+  });
 }
 
 /**

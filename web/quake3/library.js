@@ -7,7 +7,9 @@ import { openArchive } from './archive.js';
 import { mountArchives } from './filesystem.js';
 import { loadPlayer } from './player.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
-import { modelSkins } from './modelskins.js';
+
+// DarkPlaces skins' code, loaded the first time a model has some (the one-file element fetches it).
+let skinsCode = null;
 
 export class Interquake extends CoreLibrary {
   /**
@@ -42,7 +44,10 @@ export class Interquake extends CoreLibrary {
    * A plain model's DarkPlaces skins (Nexuiz): `<model>_<N>.skin` beside it, each with the texture
    * name per mesh: [{ name: '0', path, textures, warnings }]. files: Map or object of path -> bytes.
    */
-  modelSkins(model, files, modelPath) { return modelSkins(this, model, files, modelPath ?? model.name); }
+  async modelSkins(model, files, modelPath) {
+    skinsCode ??= import('./modelskins.js').catch((err) => { skinsCode = null; throw err; });
+    return (await skinsCode).modelSkins(this, model, files, modelPath ?? model.name);
+  }
 
   /** Parses a .skin file: { surfaces: [{ name, shader, line }], warnings }. */
   parseSkin(input, options) { return parseSkin(this, input, options); }

@@ -3,8 +3,9 @@
 // syntax of Quake 3's .skin files (parsed by the C: src/iq_q3text.c). Skin N is the model's skin
 // number N; the first is the default.
 
-import { normalizePath, pathKey } from '../core/paths.js';
-import { skinSurfaceName } from '../core/model.js';
+// Loaded on demand (web/quake3/library.js; the one-file element fetches it as
+// interquake-modelskins.min.js): it imports no module with state.
+import { normalizePath, pathKey, skinSurfaceName } from '../core/paths.js';
 import { parseSkin } from './text.js';
 
 const MODEL_SKIN = /^(.*\.(?:md3|iqm|iqe|mdl|md2|zym|dpm|psk))_(\d+)\.skin$/i;

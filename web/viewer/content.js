@@ -293,7 +293,7 @@ async function modelSkinsBeside(iq, files, model, modelPath, warnings) {
   if (!paths.length || typeof iq.modelSkins !== 'function') return [];
   const bytes = new Map();
   for (const path of paths) bytes.set(files.entries.get(path).name, await files.entries.get(path).read());
-  const skins = iq.modelSkins(model, bytes, modelPath);
+  const skins = await iq.modelSkins(model, bytes, modelPath);
   for (const s of skins) warnings.push(...s.warnings);
   return skins;
 }

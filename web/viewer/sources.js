@@ -70,7 +70,7 @@ async function choose(iq, { files, archive, players, modelPaths, read, name }, o
   // Every path of the folder, with the bytes of its .cfg files (small; a model cfg may exec another).
   const folder = new Map();
   for (const path of files.list()) folder.set(path, /\.cfg$/i.test(path) ? await read(path) : null);
-  const picked = iq.chooseFolderModel(entries, folder);
+  const picked = await iq.chooseFolderModel(entries, folder);
   const openable = new Set([...picked.meshes, ...picked.unreadable].map((m) => m.path));
   const meshes = entries.filter((e) => openable.has(e.path));
   const models = [...players, ...meshes.map((m) => name(m.path))];

@@ -5,7 +5,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
-import { elementPage, installPixelTools } from '../lib/viewer.mjs';
+import { elementPage, installPixelTools, testPage } from '../lib/viewer.mjs';
 import { creatureFolder, creatureIQM, colourTGA } from '../../js/lib/cube-folder.mjs';
 
 let browser;
@@ -77,6 +77,22 @@ test('DarkPlaces skins beside a model: listed, the first applied, setSkin switch
   });
   assert.equal(blue.skin, '1');
   assert.ok(blue.pixels.mean[2] > blue.pixels.mean[0] + 40, `skin 1 is blue: ${blue.pixels.mean}`);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('the one-file element reads the cfg too: its code and parser fetched only for such a folder', { timeout: 120000 }, async () => {
+  const page = await testPage(browser, 'iq-modelcfg-min.html', `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="module" src="interquake-viewer.min.js"></script></head><body>
+<interquake-viewer style="width:160px;height:160px;display:block" background="#000" camera-orbit="90deg 90deg auto"></interquake-viewer></body></html>`);
+  const fetched = [];
+  page.on('request', (r) => fetched.push(r.url().split('/').pop()));
+  await page.waitForFunction(() => customElements.get('interquake-viewer'));
+  await installPixelTools(page);
+  const r = await loadIn(page, creatureFolder());
+  assert.equal(r.name, 'creature/creature.iqm');
+  assert.deepEqual(r.textures, ['Body:loaded', 'Tail:loaded']);
+  assert.ok(fetched.includes('interquake-modelcfg.min.js') && fetched.includes('interquake-shaders.wasm'), `fetched: ${fetched.join(', ')}`);
   assert.deepEqual(browser.errors, []);
   await page.close();
 });

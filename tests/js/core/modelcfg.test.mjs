@@ -13,8 +13,8 @@ const iq = await init();
 const fixture = (name) => readFileSync(new URL(`../../fixtures/cubecfg/${name}`, import.meta.url));
 const text = (s) => new TextEncoder().encode(s);
 
-test('parseModelConfig: commands and words as CubeScript splits them, blocks with their own commands', () => {
-  const { commands, warnings } = iq.parseModelConfig(fixture('player.cfg'), { name: 'player.cfg' });
+test('parseModelConfig: commands and words as CubeScript splits them, blocks with their own commands', async () => {
+  const { commands, warnings } = await iq.parseModelConfig(fixture('player.cfg'), { name: 'player.cfg' });
   assert.deepEqual(warnings, []);
   assert.deepEqual(commands.map((c) => c.words[0].text), ['iqmdir', 'exec', 'if', 'if', 'md5anim', 'iqmanim']);
   const [, , if1, if2] = commands;
@@ -26,17 +26,17 @@ test('parseModelConfig: commands and words as CubeScript splits them, blocks wit
   assert.equal(commands[5].words[1].text, 'say ^"hi^"', 'the ^ escape keeps the quote inside');
 });
 
-test('parseModelConfig: a located syntax error for an unclosed block or a stray bracket', () => {
-  assert.throws(() => iq.parseModelConfig('iqmskin a b\nif 1 [\n x', { name: 'bad.cfg' }),
+test('parseModelConfig: a located syntax error for an unclosed block or a stray bracket', async () => {
+  await assert.rejects(() => iq.parseModelConfig('iqmskin a b\nif 1 [\n x', { name: 'bad.cfg' }),
     (e) => e instanceof InterquakeError && e.code === 'syntax' && e.line === 2 && e.column === 6 && /bad\.cfg/.test(e.message) && /missing '\]'/.test(e.message));
-  assert.throws(() => iq.parseModelConfig('a )'), (e) => e.code === 'syntax' && e.line === 1 && e.column === 3);
-  const { warnings } = iq.parseModelConfig('iqmskin Body "body.jpg\n');
+  await assert.rejects(() => iq.parseModelConfig('a )'), (e) => e.code === 'syntax' && e.line === 1 && e.column === 3);
+  const { warnings } = await iq.parseModelConfig('iqmskin Body "body.jpg\n');
   assert.equal(warnings.length, 1, 'a string left open at the line end is accepted with a warning');
 });
 
-test('readModelConfig: the model, each mesh\'s texture (hints stripped, relative to the cfg), animations, transform', () => {
+test('readModelConfig: the model, each mesh\'s texture (hints stripped, relative to the cfg), animations, transform', async () => {
   const files = creatureFolder('packages/models/creature/');
-  const config = iq.readModelConfig(files, 'packages/models/creature/iqm.cfg');
+  const config = await iq.readModelConfig(files, 'packages/models/creature/iqm.cfg');
   assert.equal(config.format, 'iqm');
   assert.equal(config.model, 'packages/models/creature/creature.iqm');
   assert.deepEqual(config.skins.map((s) => [s.mesh, s.texture, s.masks, s.line]), [
@@ -57,7 +57,7 @@ test('readModelConfig: the model, each mesh\'s texture (hints stripped, relative
   model.dispose();
 });
 
-test('readModelConfig: exec by game path, iqmdir, and if on stringcmp (mdlname) as Red Eclipse writes them', () => {
+test('readModelConfig: exec by game path, iqmdir, and if on stringcmp (mdlname) as Red Eclipse writes them', async () => {
   // A folder dropped from inside the game tree: 'hero/' is the game's actors/hero/.
   const shared = `iqmdir "actors/hero"
 if 1 [ iqmanim "idle" "idle.iqm" 10 ] [ iqmanim "idle" "never.iqm" ]
@@ -83,7 +83,7 @@ mdlpitch (+ 1 2)
     'hero/diffuse.tga': colourTGA([1, 2, 3]),
     'hero/hud.tga': colourTGA([1, 2, 3]),
   };
-  const male = iq.readModelConfig(files, 'hero/male/iqm.cfg');
+  const male = await iq.readModelConfig(files, 'hero/male/iqm.cfg');
   assert.equal(male.model, 'hero/male/hero_male.iqm', 'loaded from the cfg\'s folder, before iqmdir');
   assert.deepEqual(male.executed, ['hero/male/iqm.cfg', 'hero/shared.cfg']);
   assert.deepEqual(male.skins.map((s) => [s.mesh, s.texture, s.masks]), [['*', 'hero/diffuse.tga', 'hero/mask.tga']]);
@@ -91,22 +91,24 @@ mdlpitch (+ 1 2)
   assert.deepEqual(male.missingFiles, []);
   assert.equal(male.scale, 365);
   assert.equal(male.pitch, 0, 'an expression it does not evaluate reads as 0');
-  const hud = iq.readModelConfig(files, 'hero/hud/iqm.cfg');
+  const hud = await iq.readModelConfig(files, 'hero/hud/iqm.cfg');
   assert.deepEqual(hud.skins.map((s) => s.texture), ['hero/hud.tga'], 'mdlname matches by its tail');
   // exec of a file that is not there: a warning and a missing file, never a failure
-  const lone = iq.readModelConfig({ 'm/iqm.cfg': text('exec "data/x.cfg"\niqmskin * a.tga\nif [$unknown] [iqmskin * b.tga]') }, 'm/iqm.cfg');
+  const lone = await iq.readModelConfig({ 'm/iqm.cfg': text('exec "data/x.cfg"\niqmskin * a.tga\nif [$unknown] [iqmskin * b.tga]') }, 'm/iqm.cfg');
   assert.deepEqual(lone.missingFiles, ['data/x.cfg']);
   assert.deepEqual(lone.skins.map((s) => s.texture), ['m/a.tga']);
   assert.ok(lone.warnings.some((w) => /else branch/.test(w.message)));
+  // no such cfg: missing_file, an InterquakeError of the page's class although the cfg code is loaded apart
+  await assert.rejects(() => iq.readModelConfig({}, 'none/iqm.cfg'), (e) => e instanceof InterquakeError && e.code === 'missing_file');
   // exec of itself: stops, with a warning
-  const loop = iq.readModelConfig({ 'l/iqm.cfg': text('exec "l/iqm.cfg"\n') }, 'l/iqm.cfg');
+  const loop = await iq.readModelConfig({ 'l/iqm.cfg': text('exec "l/iqm.cfg"\n') }, 'l/iqm.cfg');
   assert.ok(loop.warnings.some((w) => w.code === 'limit'));
 });
 
-test('chooseFolderModel: the cfg\'s model over a prop with more vertices; its animation files to attach', () => {
+test('chooseFolderModel: the cfg\'s model over a prop with more vertices; its animation files to attach', async () => {
   const files = creatureFolder();
   const models = Object.entries(files).filter(([p]) => p.endsWith('.iqm')).map(([path, bytes]) => ({ path, bytes }));
-  const picked = iq.chooseFolderModel(models, files);
+  const picked = await iq.chooseFolderModel(models, files);
   assert.equal(picked.main.path, 'creature/creature.iqm');
   assert.equal(picked.reason, 'loaded by creature/iqm.cfg');
   assert.deepEqual(picked.animationFiles.map((f) => f.path), ['creature/creature_run.iqm', 'creature/creature_idle.iqm']);
@@ -116,19 +118,19 @@ test('chooseFolderModel: the cfg\'s model over a prop with more vertices; its an
   delete bare['creature/iqm.cfg'];
   const rename = (p) => p.replace('creature/creature.iqm', 'creature/beast.iqm');
   const noName = models.map((m) => ({ ...m, path: rename(m.path) }));
-  const second = iq.chooseFolderModel(noName, Object.fromEntries(Object.entries(bare).map(([k, v]) => [rename(k), v])));
+  const second = await iq.chooseFolderModel(noName, Object.fromEntries(Object.entries(bare).map(([k, v]) => [rename(k), v])));
   assert.equal(second.main.path, 'creature/beast.iqm');
   assert.equal(second.reason, 'the most joints and vertices');
   assert.equal(second.animationFiles.length, 3);
   // Named as its folder beats the most joints.
-  const named = iq.chooseFolderModel([{ path: 'crate/crate.iqm', bytes: files['creature/a_crate.iqm'] }, { path: 'crate/x.iqm', bytes: files['creature/creature.iqm'] }], {});
+  const named = await iq.chooseFolderModel([{ path: 'crate/crate.iqm', bytes: files['creature/a_crate.iqm'] }, { path: 'crate/x.iqm', bytes: files['creature/creature.iqm'] }], {});
   assert.equal(named.main.path, 'crate/crate.iqm');
   assert.equal(named.reason, 'named as its folder');
 });
 
 test('one texture rule: the viewer\'s FileSet, writeGLB and the CLI resolve the same files for a cfg-textured folder', async () => {
   const files = creatureFolder();
-  const config = iq.readModelConfig(files, 'creature/iqm.cfg');
+  const config = await iq.readModelConfig(files, 'creature/iqm.cfg');
   const model = iq.load(files['creature/creature.iqm'], { name: 'creature/creature.iqm' });
   const named = iq.configTextures(config, model);
   const set = FileSet.fromObject(files);
@@ -148,7 +150,7 @@ test('one texture rule: the viewer\'s FileSet, writeGLB and the CLI resolve the 
   model.dispose();
 });
 
-test('DarkPlaces skins: <model>_<N>.skin listed by number, each with its texture per mesh', () => {
+test('DarkPlaces skins: <model>_<N>.skin listed by number, each with its texture per mesh', async () => {
   const model = iq.load(creatureIQM(), { name: 'models/flag/flag.iqm' });
   const files = {
     'models/flag/flag.iqm_1.skin': text('body,textures/flags/blue\ntail,textures/flags/blue_tail\n'),
@@ -156,7 +158,7 @@ test('DarkPlaces skins: <model>_<N>.skin listed by number, each with its texture
     'models/flag/other.md3_0.skin': text('body,x\n'),
     'models/flag/flag.iqm_2.skin': text('body "unclosed\n'),
   };
-  const skins = iq.modelSkins(model, files);
+  const skins = await iq.modelSkins(model, files);
   assert.deepEqual(skins.map((s) => [s.name, s.path]), [
     ['0', 'models/flag/flag.iqm_0.skin'], ['1', 'models/flag/flag.iqm_1.skin'], ['2', 'models/flag/flag.iqm_2.skin']]);
   assert.deepEqual(skins[0].textures, ['textures/flags/red', null]);
