@@ -119,8 +119,10 @@ export class CoreLibrary {
    * vertices; with the animation files to attach and the cfg. models: [{ path, bytes }].
    */
   async chooseFolderModel(models, files) {
-    const paths = files instanceof Map ? [...files.keys()] : Object.keys(files ?? {});
-    return (await this._modelConfig(paths.some((p) => MODEL_CFG.test(p)))).chooseFolderModel(this, models, files);
+    const cfg = (files instanceof Map ? [...files.keys()] : Object.keys(files ?? {})).some((p) => MODEL_CFG.test(p));
+    // One model and no cfg: that model (a single dropped file loads no more code).
+    if (models.length === 1 && !cfg) return { main: models[0], config: null, animationFiles: [], meshes: [...models], unreadable: [], reason: 'the only model', warnings: [] };
+    return (await this._modelConfig(cfg)).chooseFolderModel(this, models, files);
   }
 
   // The model .cfg code, and (parser: a cfg is to be read) the WASM its parser is in: with the

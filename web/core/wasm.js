@@ -107,8 +107,7 @@ export class Wasm {
    * take two records), checked to fit. The pointer is valid until the next call that uses the slot.
    */
   scratchRecord(record, slot = 0) {
-    if (!Number.isInteger(slot) || slot < 0 || slot >= SCRATCH_SLOTS) throw this.fail('invalid_argument', `scratch slot ${slot}: there are ${SCRATCH_SLOTS}`);
-    if (this.sizeof(record) > SCRATCH_SLOT) throw this.fail('limit', `${record}: ${this.sizeof(record)} bytes do not fit a ${SCRATCH_SLOT}-byte scratch slot`);
+    if (!(slot >= 0 && slot < SCRATCH_SLOTS && slot % 1 === 0) || this.sizeof(record) > SCRATCH_SLOT) throw this.fail('invalid_argument', `scratch slot ${slot} for ${record}`);
     return this.scratch + slot * SCRATCH_SLOT;
   }
 

@@ -63,6 +63,7 @@ test('scratch memory is handed out by wasm.scratchRecord, never carved by offset
   const b = wasm.scratchRecord('iq_animation', 1);
   assert.ok(b - a >= wasm.sizeof('iq_play'), 'the two slots do not overlap');
   assert.throws(() => wasm.scratchRecord('iq_play', 2), (e) => e.code === 'invalid_argument');
+  assert.throws(() => wasm.scratchRecord('iq_play', 0.5), (e) => e.code === 'invalid_argument');
 });
 
 test('layouts, enums and constants come from the C tables', () => {
