@@ -209,7 +209,7 @@ async function openModelFolder(iq, dir, options) {
   const beside = diskTextures(mainPath);
   const textures = async (path) => {
     if (!path.startsWith('/') && !path.split('/').includes('..') && path.toLowerCase().startsWith(`${top.toLowerCase()}/`)) {
-      const bytes = await readFile(onDisk(path)).catch(() => null);
+      const bytes = await readAnyCase(onDisk(path));
       if (bytes) return bytes;
     }
     return beside(path);
@@ -231,12 +231,22 @@ function diskTextures(modelPath) {
     const tries = [join(dir, path), join(dir, basename(path))];
     if (game) tries.splice(1, 0, join(game[1], path));
     for (const file of tries) {
-      try {
-        return await readFile(file);
-      } catch {
-        // next
-      }
+      const bytes = await readAnyCase(file);
+      if (bytes) return bytes;
     }
     return null;
   };
+}
+
+// A file by its name in any case, as the viewer and archives match names (Body.TGA for body.tga);
+// the folders above it as written. null when there is none.
+async function readAnyCase(file) {
+  try {
+    return await readFile(file);
+  } catch {
+    const name = basename(file).toLowerCase();
+    const entries = await readdir(dirname(file)).catch(() => []);
+    const found = entries.find((e) => e.toLowerCase() === name);
+    return found ? readFile(join(dirname(file), found)).catch(() => null) : null;
+  }
 }
