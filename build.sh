@@ -163,9 +163,11 @@ build_viewer_bundle() {
   local out=web/interquake-viewer.min.js
   mapfile -t modules < <(viewer_modules)
   if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh \
-    && ! stale web/interquake-ui.min.js "${modules[@]}"; then return 0; fi
+    && ! stale web/interquake-ui.min.js "${modules[@]}" \
+    && ! stale web/interquake-modelcfg.min.js web/core/modelcfg.js web/core/paths.js build.sh \
+    && ! stale web/interquake-modelskins.min.js web/quake3/modelskins.js web/quake3/text.js web/core/paths.js build.sh; then return 0; fi
   if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
-  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js, web/interquake-ui.min.js"
+  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js, web/interquake-ui.min.js, web/interquake-modelcfg.min.js, web/interquake-modelskins.min.js"
   node tools/build-viewer.mjs
 }
 
@@ -395,6 +397,10 @@ size_report() {
   # Fetched only by an element with controls (controls="minimal" or "full").
   f=web/interquake-ui.min.js
   [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (controls only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  # Fetched only when a folder or an archive is opened (model .cfg files, the folder's model).
+  for f in web/interquake-modelcfg.min.js web/interquake-modelskins.min.js; do
+    [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (folders only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  done
   # Fetched only when a deflated .pk3/.zip is opened.
   for f in web/interquake-inflate.min.js node_modules/fflate/umd/index.js; do
     [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (first .pk3 only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"

@@ -3,6 +3,9 @@
 //   web/interquake-inflate.min.js  fflate's Inflate, fetched on the first deflated .pk3 entry
 //   web/interquake-shaders.min.js  the shader-script drawer, fetched for models with script blocks
 //   web/interquake-ui.min.js       the built-in controls, fetched when an element has controls
+//   web/interquake-modelcfg.min.js model .cfg files and which model a folder opens (web/core/modelcfg.js),
+//                                  fetched the first time a folder or a .pk3 is opened
+//   web/interquake-modelskins.min.js DarkPlaces' <model>_<N>.skin, fetched for a model that has some
 // glTF export is left out of the element (a page that views models never writes them): in the
 // element, iq.writeGLB() says so with 'unsupported'; `import 'interquake'` has it. The element's
 // library is web/interquake-lite.js, over the smaller WASM builds (interquake-viewer.wasm, and
@@ -33,6 +36,14 @@ const lazyControls = {
   },
 };
 
+// web/core/library.js imports ./modelcfg.js on demand: in the element that import is the file
+// built beside it (a relative import resolves against the bundle's own URL).
+const modelcfgApart = {
+  name: 'modelcfg-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(modelcfg|modelskins)\.js$/ }, (a) => ({ path: `./interquake-${a.path.slice(2, -3)}.min.js`, external: true }));
+  },
+};
 const liteWasm = {
   name: 'lite-wasm',
   setup(b) {
@@ -44,8 +55,10 @@ await Promise.all([
   // fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
   // back to interquake-inflate.min.js beside it.
   build({ ...common, entryPoints: ['web/interquake-viewer.js'], outfile: 'web/interquake-viewer.min.js',
-    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, liteWasm, lazyControls] }),
-  build({ ...common, entryPoints: ['web/viewer/ui.js'], outfile: 'web/interquake-ui.min.js', plugins: [liteWasm] }),
+    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, liteWasm, lazyControls, modelcfgApart] }),
+  build({ ...common, entryPoints: ['web/viewer/ui.js'], outfile: 'web/interquake-ui.min.js', plugins: [liteWasm, modelcfgApart] }),
+  build({ ...common, entryPoints: ['web/core/modelcfg.js'], outfile: 'web/interquake-modelcfg.min.js' }),
+  build({ ...common, entryPoints: ['web/quake3/modelskins.js'], outfile: 'web/interquake-modelskins.min.js' }),
   build({ ...common, entryPoints: ['web/core/inflate.js'], outfile: 'web/interquake-inflate.min.js' }),
   // The drawer imports nothing: the element passes it the GL context and the library's calls.
   build({ ...common, entryPoints: ['web/viewer/shaderdraw.js'], outfile: 'web/interquake-shaders.min.js' }),

@@ -6,7 +6,7 @@
 // code is built for size and its per-frame code (posing, skinning, morphs, tags) for speed
 // (build.sh, docs/BENCHMARKS.md). Everything else is the same API over the same C.
 
-import { makeInit } from './core/entry.js';
+import { makeInit } from './entry.js';
 
 export const init = makeInit(
   (simd) => (simd
@@ -14,4 +14,4 @@ export const init = makeInit(
     : new URL('./interquake-viewer-baseline.wasm', import.meta.url)),
   () => new URL('./interquake-shaders.wasm', import.meta.url));
 
-export { InterquakeError, simdSupported, Interquake, Model, Instance, DEFAULT_FRAMERATE } from './core/entry.js';
+export { InterquakeError, simdSupported, Interquake, Model, Instance, DEFAULT_FRAMERATE, paths } from './entry.js';

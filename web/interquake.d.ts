@@ -387,6 +387,46 @@ export interface SampleResult extends PoseResult, Evaluated {}
 /** Frames per second used when the file's framerate is 0 and no framerate option is given. */
 export const DEFAULT_FRAMERATE: 24;
 
+/**
+ * The path rules the library, the viewer and the command line share (web/core/paths.js): one
+ * answer to what a file is, which player part and LOD it is, and which files a texture name may be.
+ */
+export declare const paths: {
+  readonly MODEL_EXTENSIONS: readonly string[];
+  readonly ARCHIVE_EXTENSIONS: readonly string[];
+  /** Images decoded, in Quake 3's lookup order, then .jpeg. */
+  readonly IMAGE_EXTENSIONS: readonly string[];
+  /** What a texture lookup swaps in or appends, in the renderer's order: tga, jpg, png. */
+  readonly LOOKUP_EXTENSIONS: readonly string[];
+  readonly SCRIPT_EXTENSIONS: readonly string[];
+  readonly PLAYER_PARTS: readonly ('lower' | 'upper' | 'head')[];
+  /** '\\' -> '/', no leading './' or '/', no doubled slashes. */
+  normalizePath(path: string): string;
+  /** normalizePath, lower-cased: the key paths are matched by. */
+  pathKey(path: string): string;
+  /** Lower case, without the dot; '' when none. */
+  extensionOf(path: string): string;
+  baseName(path: string): string;
+  /** The folder with its trailing '/', or ''. */
+  folderOf(path: string): string;
+  kindOf(path: string): 'model' | 'image' | 'archive' | 'script' | null;
+  /** 'upper_1.md3' -> { part: 'upper', lod: 1, ext: 'md3' }; null for other names. */
+  playerPartOf(path: string): { part: 'lower' | 'upper' | 'head'; lod: number; ext: string } | null;
+  playerPartName(part: 'lower' | 'upper' | 'head', lod?: number, ext?: string): string;
+  playerSkinOf(path: string): { part: 'lower' | 'upper' | 'head'; skin: string } | null;
+  /**
+   * The files a texture name may be, best first (Quake 3's renderer's rule: as written, the other
+   * extensions in place of a missing .tga/.jpg/.png, each appended, the artist-disk path from its
+   * models/ or textures/ folder); options.loose adds the file name alone, for a loose model.
+   */
+  textureCandidates(reference: string, options?: { loose?: boolean }): string[];
+  /** The texture name a mesh asks for: its first shader (MD3), else its material; null for none (never its mesh name). */
+  meshTextureName(mesh: { shaders?: string[]; material?: string }): string | null;
+  /** The first candidate exists(path) accepts: { path (null: none), candidates }; async when exists is. */
+  findTexture(reference: string, exists: (path: string) => boolean | Promise<boolean>, options?: { loose?: boolean }):
+    { path: string | null; candidates: string[] } | Promise<{ path: string | null; candidates: string[] }>;
+};
+
 // -- Quake 3 players and .pk3 archives (web/quake3.js, web/archive.js; docs/API-q3.md).
 // Declared as additions to Interquake (interface merging). Error codes added here:
 // 'unsupported', 'bad_checksum', 'bad_deflate', 'missing_file', 'unavailable'.
@@ -417,6 +457,16 @@ export interface Interquake {
   parseAnimationConfig(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): AnimationConfig;
   /** Parses a .skin file with the renderer's rules. */
   parseSkin(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): Skin;
+  /** DarkPlaces skins of a plain model: <model>_<N>.skin among files, with the texture name per mesh (docs/MODELCFG.md). */
+  modelSkins(model: Model, files: FileBytes, modelPath?: string): Promise<{ name: string; path: string; textures: (string | null)[]; warnings: Warning[] }[]>;
+  /** A Cube 2 / Tesseract / Red Eclipse model .cfg split into commands (the C's syntax; 'syntax' errors with line and column). */
+  parseModelConfig(input: string | Uint8Array | ArrayBuffer, options?: { name?: string }): Promise<{ commands: ModelConfigCommand[]; warnings: Warning[] }>;
+  /** What a model .cfg says, exec and if followed; files: every path of the folder, the .cfg files with their bytes. */
+  readModelConfig(files: FileBytes, cfgPath: string): Promise<ModelConfig>;
+  /** The texture name each mesh of `model` takes from a config (null: its own). */
+  configTextures(config: ModelConfig, model: Model): (string | null)[];
+  /** The model a folder shows as its character: by its .cfg, its name, or the most joints and vertices. */
+  chooseFolderModel(models: { path: string; bytes: Uint8Array }[], files: FileBytes): Promise<FolderChoice>;
 }
 
 export type ArchiveUse = 'model' | 'animation' | 'skin' | 'shader' | 'texture';
@@ -641,6 +691,8 @@ export interface GLBOptions {
   ground?: boolean | number;
   /** Uniform scale, or 'metres': a Quake unit as 3.2 cm (a 56-unit player box is 1.79 m). */
   scale?: number | 'metres';
+  /** Models: the texture name per mesh (a model cfg's, configTextures(); a DarkPlaces skin's), null for the mesh's own. */
+  textures?: (string | null)[];
 }
 
 export interface GLBResult {
@@ -649,7 +701,54 @@ export interface GLBResult {
   warnings: { code: string; message: string }[];
   /** Texture (and other) paths that were referenced and not found. */
   missingFiles: string[];
+  /** Per material: the texture file embedded, found by the one texture rule (paths.textureCandidates), or null. */
+  textures: { material: string; texture: string | null }[];
 }
+
+/** A model .cfg split into commands and words (iq.parseModelConfig). */
+export interface ModelConfigCommand {
+  line: number;
+  column: number;
+  words: { text: string; kind: 'word' | 'string' | 'block' | 'expression'; line: number; column: number; commands?: ModelConfigCommand[] }[];
+}
+
+/** What a Cube 2 / Tesseract / Red Eclipse model .cfg says (iq.readModelConfig; docs/MODELCFG.md). */
+export interface ModelConfig {
+  path: string;
+  format: 'iqm' | 'md5' | 'md3' | 'md2' | 'obj' | 'smd';
+  /** The model file the engine loads (its *load command, else tris.<format> beside the cfg), or null. */
+  model: string | null;
+  models: string[];
+  /** Skins in order ('*': every mesh); later lines win. Paths among the files given, else as the cfg names them. */
+  skins: { mesh: string; texture: string; masks: string | null; line: number; file: string; format: string }[];
+  /** iqmanim/md5anim: names split at '|', the file; md3anim: frame and frames. */
+  animations: { names: string[]; file: string | null; frame: number; frames: number; fps: number | null; priority: number; line: number; source: string }[];
+  tags: { joint: string; tag: string; line: number }[];
+  scale: number | null;
+  translate: [number, number, number] | null;
+  yaw: number | null;
+  pitch: number | null;
+  roll: number | null;
+  /** The cfg files read, exec followed. */
+  executed: string[];
+  /** Commands read and not interpreted, with their counts. */
+  ignored: Record<string, number>;
+  missingFiles: string[];
+  warnings: Warning[];
+}
+
+/** iq.chooseFolderModel: the model a folder opens as its character. */
+export interface FolderChoice {
+  main: { path: string; bytes: Uint8Array } | null;
+  config: ModelConfig | null;
+  animationFiles: { path: string; bytes: Uint8Array }[];
+  meshes: { path: string; bytes: Uint8Array; vertexCount: number; jointCount: number }[];
+  unreadable: { path: string; bytes: Uint8Array }[];
+  reason: string;
+  warnings: Warning[];
+}
+
+type FileBytes = Record<string, Uint8Array | ArrayBuffer | null> | Map<string, Uint8Array | ArrayBuffer | null>;
 
 export interface Player {
   path: string;

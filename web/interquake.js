@@ -5,11 +5,12 @@
 // views and rebuild them whenever the heap has grown (growth detaches every old view), so
 // `model.positions` is always live. Keep a `.slice()` if you need a copy that outlives the model.
 //
-// Layers (web/): core/ (the WASM boundary, models, the library), quake3/ (archives, players),
+// Layers (web/): core/ (the WASM boundary, models, the library's core, the path rules; it imports
+// nothing above it), quake3/ (archives, players, the library class with its Quake 3 entry points),
 // viewer/ (the <interquake-viewer> element). Node takes web/interquake.node.js (the `node`
 // export condition), which adds file reading; web/interquake-embedded.js carries the WASM inside.
 
-import { makeInit } from './core/entry.js';
+import { makeInit } from './entry.js';
 
 /**
  * Compiles and instantiates the WASM; later calls resolve to the same library (docs: init()).
@@ -22,4 +23,4 @@ export const init = makeInit((simd) => (simd
   ? new URL('./interquake.wasm', import.meta.url)
   : new URL('./interquake-baseline.wasm', import.meta.url)));
 
-export { InterquakeError, simdSupported, Interquake, Model, Instance, DEFAULT_FRAMERATE } from './core/entry.js';
+export { InterquakeError, simdSupported, Interquake, Model, Instance, DEFAULT_FRAMERATE, paths } from './entry.js';

@@ -80,7 +80,7 @@ async function convertGLB(iq, input, output, options) {
     if (target.kind === 'model') await attachAnimations(iq, target, options, notes);
     result = target.kind === 'player'
       ? await iq.writeGLB(target.player, { skin: options.skin, lod: options.lod, ...placementOptions(options) })
-      : await iq.writeGLB(target.model, { files: target.textures, ...placementOptions(options) });
+      : await iq.writeGLB(target.model, { files: target.textures, textures: target.textureNames, ...placementOptions(options) });
   } finally {
     if (target.model) target.model.dispose();
     if (target.player) target.player.dispose();

@@ -1,11 +1,32 @@
 // interquake info: plain data first (the --json document), then the readable text from the same data.
-import { init } from '../../web/interquake.node.js';
+import { init, paths } from '../../web/interquake.node.js';
 import { UsageError } from './errors.mjs';
 import { openTarget } from './targets.mjs';
 
 export const SCHEMA = 1; // of every --json document; docs/CLI.md
 
 export const round = (v, digits = 6) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/**
+ * The texture file each mesh of a model target resolves to, by the library's one rule (the
+ * viewer's and writeGLB's): the name a model cfg or skin gives the mesh (target.textureNames),
+ * else its shader or material (paths.meshTextureName), looked up through paths.textureCandidates
+ * with the target's reader. [{ reference, file }] (file null: not found; reference null: none named).
+ */
+export async function meshTextures(target) {
+  const out = [];
+  for (const [i, mesh] of target.model.meshes.entries()) {
+    const reference = target.textureNames?.[i] ?? paths.meshTextureName(mesh);
+    let file = null;
+    if (reference && target.textures) {
+      for (const candidate of paths.textureCandidates(reference, { loose: true })) {
+        if (await target.textures(candidate)) { file = candidate; break; }
+      }
+    }
+    out.push({ reference, file });
+  }
+  return out;
+}
 
 function modelSummary(model, path, size) {
   const arrays = ['positions', 'texcoords', 'normals', 'tangents', 'colors', 'blendIndices', 'blendWeights']
@@ -159,8 +180,10 @@ function modelText(s, full) {
   out.push(`meshes (${s.meshes.length})`);
   const rows = s.meshes.map((m) => [m.name || '(unnamed)', plural(m.vertexCount, 'vertex', 'vertices'), plural(m.triangleCount, 'triangle'),
     s.format === 'md3' ? (m.shaders.length > 1 ? `shaders: ${m.shaders.join(', ')}` : `shader: ${m.shaders[0] || '(none)'}`)
-      : `material: ${m.material || '(none)'}`]);
+      : `material: ${m.material || '(none)'}`,
+    m.texture ? `texture: ${m.textureFile ?? `${m.texture} MISSING`}` : '']);
   out.push(...table(rows));
+  if (s.folder) out.splice(1, 0, `  opened from ${s.folder.path} (${s.folder.reason}; models there: ${s.folder.models.join(', ')})${s.folder.skins.length ? `; skins ${s.folder.skins.join(', ')}` : ''}`);
   if (s.joints.length) {
     out.push(`joints (${s.joints.length})`);
     out.push(...jointTree(s.joints, full).map((l) => `  ${l}`));
@@ -235,6 +258,11 @@ export async function commandInfo(positional, options) {
   try {
     if (target.kind === 'model') {
       summary = modelSummary(target.model, target.path, target.bytes);
+      const textures = await meshTextures(target);
+      summary.meshes.forEach((m, i) => { m.texture = textures[i].reference; m.textureFile = textures[i].file; });
+      summary.missingFiles = [...new Set(textures.filter((t) => t.reference && !t.file && summary.meshes[textures.indexOf(t)].triangleCount).map((t) => t.reference))];
+      if (target.choice) summary.folder = { path: target.folder, ...target.choice };
+      if (target.warnings?.length) summary.warnings.push(...target.warnings.map((w) => ({ code: w.code, message: w.message })));
       text = () => modelText(summary, options.full);
     } else if (target.kind === 'archive') {
       summary = archiveSummary(target.archive, target.path, target.bytes);

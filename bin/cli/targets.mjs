@@ -3,11 +3,13 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { paths } from '../../web/interquake.node.js';
 import { InputError } from './errors.mjs';
 
-export const MODEL_EXT = /\.(iqm|iqe|md3)$/i;
-export const ARCHIVE_EXT = /\.(pk3|zip)$/i;
-const PART_FILE = /^(lower|upper|head)\.(md3|iqm)$/i;
+// The library's lists (web/core/paths.js), as tests on a file name.
+const extensionTest = (list) => ({ test: (name) => list.includes(paths.extensionOf(name)) });
+export const MODEL_EXT = extensionTest(paths.MODEL_EXTENSIONS);
+export const ARCHIVE_EXT = extensionTest(paths.ARCHIVE_EXTENSIONS);
 
 export async function readBytes(path) {
   try {
@@ -139,8 +141,9 @@ async function addTextures(root, missing, files) {
 
 export async function isPlayerFolder(dir) {
   const names = await readdir(dir).catch(() => []);
-  const parts = new Set(names.filter((n) => PART_FILE.test(n)).map((n) => n.toLowerCase().replace(/\.\w+$/, '')));
-  return parts.has('lower') && parts.has('upper') && parts.has('head');
+  // Each part in some LOD (lower.md3 or lower_1.md3...), as loadPlayer reads them.
+  const parts = new Set(names.map((n) => paths.playerPartOf(n)?.part).filter(Boolean));
+  return paths.PLAYER_PARTS.every((part) => parts.has(part));
 }
 
 // The archive TARGET names, joined with the --pk3 ones as the game joins a folder's pk3s
@@ -163,11 +166,13 @@ export async function openTarget(iq, target, options = {}) {
   if (options.pk3?.length && kind === 'folder') throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
   if (kind === 'folder') {
     if (inner !== null) throw new InputError(`${path}: is a folder, not an archive`);
-    if (!(await isPlayerFolder(path))) {
-      throw new InputError(`${path}: not a Quake 3 player folder (no lower, upper and head models); 'interquake validate ${path}' checks every model in it`, 'not_a_player');
+    if (await isPlayerFolder(path)) {
+      const { player } = await loadPlayerFolder(iq, path, options);
+      return { kind: 'player', path, player, source: 'folder' };
     }
-    const { player } = await loadPlayerFolder(iq, path, options);
-    return { kind: 'player', path, player, source: 'folder' };
+    const folderModel = await openModelFolder(iq, path, options);
+    if (folderModel) return folderModel;
+    throw new InputError(`${path}: no model in it (and not a Quake 3 player folder: no lower, upper and head models); 'interquake validate ${path}' checks every model in it`, 'not_a_player');
   }
   const bytes = await readBytes(path);
   if (inner === null && (ARCHIVE_EXT.test(path) || (isZip(bytes) && !MODEL_EXT.test(path)))) {
@@ -195,6 +200,70 @@ export async function openTarget(iq, target, options = {}) {
   return { kind: 'model', path, folder: dirname(path), bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
 }
 
+const FOLDER_FILES = 4096; // files of a model folder looked at (its cfgs and skins read, its models loaded once)
+const FOLDER_DEPTH = 4;
+
+/**
+ * A folder of models (Cube 2's packages/models/frankie/, Red Eclipse's actors/player/): the model
+ * the game would show as its character (iq.chooseFolderModel: by its .cfg, its name, or the most
+ * joints and vertices), its cfg's animation files (or the folder's animation-only files)
+ * attached, the texture per mesh from the cfg or the first DarkPlaces skin. null when it holds no model.
+ */
+async function openModelFolder(iq, dir, options) {
+  // Keyed from the folder's own name on ('frankie/Frankie.iqm'), as a dropped folder is in the viewer.
+  const top = basename(resolve(dir));
+  const files = new Map();
+  const walk = async (at, rel, depth) => {
+    for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
+      if (files.size >= FOLDER_FILES) return;
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory() && depth < FOLDER_DEPTH) await walk(join(at, entry.name), path, depth + 1);
+      else if (entry.isFile()) files.set(path, null);
+    }
+  };
+  await walk(dir, top, 0);
+  const onDisk = (key) => join(dir, key.slice(top.length + 1));
+  const models = [];
+  for (const path of files.keys()) {
+    if (MODEL_EXT.test(path)) models.push({ path, bytes: await readBytes(onDisk(path)) });
+    else if (/\.(cfg|skin)$/i.test(path)) files.set(path, await readBytes(onDisk(path)));
+  }
+  if (!models.length) return null;
+  const picked = await iq.chooseFolderModel(models, files);
+  if (!picked.main) return null;
+  const mainPath = onDisk(picked.main.path);
+  const model = iq.load(picked.main.bytes, { name: mainPath, format: options.format });
+  const warnings = [...picked.warnings];
+  for (const file of picked.animationFiles) {
+    let source = null;
+    try {
+      source = iq.load(file.bytes, { name: onDisk(file.path) });
+      model.attachAnimations(source);
+    } catch (err) {
+      warnings.push({ code: err.code || 'skeleton_mismatch', message: `${file.path}: not attached (${err.message})` });
+    } finally {
+      source?.dispose();
+    }
+  }
+  const skins = picked.config ? [] : await iq.modelSkins(model, files, picked.main.path);
+  for (const s of skins) warnings.push(...s.warnings);
+  const textureNames = picked.config ? iq.configTextures(picked.config, model) : skins[0]?.textures ?? model.meshes.map(() => null);
+  // The cfg's and skins' names are paths in the folder; the model's own names are read as for a model file.
+  const beside = diskTextures(mainPath);
+  const textures = async (path) => {
+    if (!path.startsWith('/') && !path.split('/').includes('..') && path.toLowerCase().startsWith(`${top.toLowerCase()}/`)) {
+      const bytes = await readAnyCase(onDisk(path));
+      if (bytes) return bytes;
+    }
+    return beside(path);
+  };
+  return {
+    kind: 'model', path: mainPath, bytes: picked.main.bytes.length, model, textures, textureNames, folder: dir,
+    choice: { reason: picked.reason, config: picked.config?.path ?? null, skins: skins.map((s) => s.name), models: picked.meshes.map((m) => m.path) },
+    warnings,
+  };
+}
+
 // Textures of a model on disk: the path as the model names it from the model's folder, from the
 // game folder above a models/ or textures/ folder, or the file name beside the model.
 function diskTextures(modelPath) {
@@ -205,12 +274,22 @@ function diskTextures(modelPath) {
     const tries = [join(dir, path), join(dir, basename(path))];
     if (game) tries.splice(1, 0, join(game[1], path));
     for (const file of tries) {
-      try {
-        return await readFile(file);
-      } catch {
-        // next
-      }
+      const bytes = await readAnyCase(file);
+      if (bytes) return bytes;
     }
     return null;
   };
+}
+
+// A file by its name in any case, as the viewer and archives match names (Body.TGA for body.tga);
+// the folders above it as written. null when there is none.
+async function readAnyCase(file) {
+  try {
+    return await readFile(file);
+  } catch {
+    const name = basename(file).toLowerCase();
+    const entries = await readdir(dirname(file)).catch(() => []);
+    const found = entries.find((e) => e.toLowerCase() === name);
+    return found ? readFile(join(dirname(file), found)).catch(() => null) : null;
+  }
 }

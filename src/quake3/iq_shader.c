@@ -17,11 +17,18 @@ static int parse_deform(parser *ps, const token *keyword) {
         return 1;
     }
     iq_shader_deform d;
+    token spread;
     memset(&d, 0, sizeof d);
     if (iqi_q3_token_is(&t, "wave")) {
         float div;
         d.type = IQ_DEFORM_WAVE;
-        if (!iqi_shader_need_numbers(ps, &t, &div, 1, "the spread (div)") || !iqi_shader_need_wave(ps, &t, &d.wave)) return 0;
+        /* ParseDeform reads the spread with atof and the wave with ParseWaveForm, which stops at
+         * the first number missing on the line: Nexuiz ships "wave sin 0 3 0 0.1" (the spread left
+         * out), read by Quake 3 and DarkPlaces as spread 0 (so 100), function '0' (sin), base 3,
+         * amplitude 0, phase 0.1, frequency 0. */
+        if (!iqi_shader_need(ps, &t, &spread, "the spread (div)") || !iqi_shader_atof(ps, &t, &spread, &div) ||
+            !iqi_shader_read_wave(ps, &t, &d.wave, 1))
+            return 0;
         d.spread = div != 0 ? 1.0f / div : 100.0f;
         if (div == 0) iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, &t, "div 0: spread 100, as Quake 3 does");
     } else if (iqi_q3_token_is(&t, "normal")) {

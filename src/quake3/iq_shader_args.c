@@ -90,6 +90,15 @@ int iqi_shader_number(parser *ps, const token *keyword, const token *t, float *o
     return 1;
 }
 
+/* A number where Quake 3 reads one with atof and goes on whatever it is: a word that does not
+ * start like a number is 0, with a note (iqi_shader_number's other checks apply). */
+int iqi_shader_atof(parser *ps, const token *keyword, const token *t, float *out) {
+    if (t->length && strchr("+-.0123456789", t->text[0])) return iqi_shader_number(ps, keyword, t, out);
+    iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, t, "not a number: read as 0, as Quake 3's atof does");
+    *out = 0;
+    return 1;
+}
+
 int iqi_shader_need_numbers(parser *ps, const token *keyword, float *out, int count, const char *what) {
     token t;
     for (int i = 0; i < count; i++)
@@ -112,7 +121,9 @@ int iqi_shader_need_vector(parser *ps, const token *keyword, float *out, int cou
     return 1;
 }
 
-int iqi_shader_need_wave(parser *ps, const token *keyword, iq_shader_wave *w) {
+int iqi_shader_need_wave(parser *ps, const token *keyword, iq_shader_wave *w) { return iqi_shader_read_wave(ps, keyword, w, 0); }
+
+int iqi_shader_read_wave(parser *ps, const token *keyword, iq_shader_wave *w, int missing_as_zero) {
     static const char *const names[] = {"sin", "square", "triangle", "sawtooth", "inversesawtooth", "noise"};
     token t;
     if (!iqi_shader_need(ps, keyword, &t, "a wave function")) return 0;
@@ -120,8 +131,20 @@ int iqi_shader_need_wave(parser *ps, const token *keyword, iq_shader_wave *w) {
     for (k = 0; k < 6 && !iqi_q3_token_is(&t, names[k]); k++) {}
     if (k == 6) iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, &t, "not a wave function: sin is used, as Quake 3 does");
     w->func = k == 6 ? IQ_WAVE_SIN : IQ_WAVE_SIN + k;
-    float v[4];
-    if (!iqi_shader_need_numbers(ps, keyword, v, 4, "base, amplitude, phase and frequency")) return 0;
+    float v[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 4; i++) {
+        if (missing_as_zero) { /* ParseWaveForm: the rest stay 0, with a warning */
+            int r = iqi_q3lex_next(&ps->lx, &t, 1);
+            if (r < 0) return 0;
+            if (r == 0) {
+                iqi_shader_note(ps, IQ_NOTE_UNKNOWN_VALUE, keyword, "%d of the wave's 4 numbers on the line: the rest are 0, as Quake 3 does", i);
+                break;
+            }
+        } else if (!iqi_shader_need(ps, keyword, &t, "base, amplitude, phase and frequency")) {
+            return 0;
+        }
+        if (!iqi_shader_number(ps, keyword, &t, &v[i])) return 0;
+    }
     w->base = v[0];
     w->amplitude = v[1];
     w->phase = v[2];

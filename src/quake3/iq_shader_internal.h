@@ -51,6 +51,11 @@ int iqi_shader_unknown_keyword(parser *ps, const token *t, const char *where);
 int iqi_shader_need(parser *ps, const token *keyword, token *t, const char *what);
 /* A number as Quake 3's atof reads it (iq_shader_args.c says what fails). */
 int iqi_shader_number(parser *ps, const token *keyword, const token *t, float *out);
+/* atof's reading: a word that is no number is 0, noted. */
+int iqi_shader_atof(parser *ps, const token *keyword, const token *t, float *out);
+/* A wave (function, base, amplitude, phase, frequency); missing_as_zero: numbers missing at the
+ * line's end are 0 with a note, as ParseWaveForm leaves them, instead of an error. */
+int iqi_shader_read_wave(parser *ps, const token *keyword, iq_shader_wave *w, int missing_as_zero);
 int iqi_shader_need_numbers(parser *ps, const token *keyword, float *out, int count, const char *what);
 /* ( a b c ): the parentheses are words of their own, as Quake 3 wants them. */
 int iqi_shader_need_vector(parser *ps, const token *keyword, float *out, int count);

@@ -3,6 +3,7 @@
  * They take no model: every array is passed in. */
 #include "wasm/iq_wasm_internal.h"
 #include "quake3/iq_shader.h"
+#include "formats/iq_cubecfg.h"
 
 /* A parsed script (JS reads it by layout and frees it with iq_wasm_shader_free), or 0 with *err filled. */
 IQ_EXPORT iq_shader_script *iq_wasm_shader_parse(const void *text, uint32_t size, iq_error *err) {
@@ -35,4 +36,12 @@ IQ_EXPORT void iq_wasm_shader_texcoords(const iq_shader_stage *stage, const iq_s
 IQ_EXPORT uint32_t iq_wasm_shader_deform(const iq_q3_shader *shader, const iq_shader_env *env, uint32_t n, float *positions,
                                          float *normals, const float *st) {
     return iq_shader_deform_vertices(shader, env, n, positions, normals, st);
+}
+
+// -- Model .cfg files (Cube 2, Tesseract, Red Eclipse): like shader scripts, text read only when a
+// folder holds one, so the one-file element fetches this parser with interquake-shaders.wasm
+
+/* Commands and words into *out (JS owns it). Returns 1, or 0 with *err filled. */
+IQ_EXPORT uint32_t iq_wasm_parse_cubecfg(const void *text, uint32_t size, iq_cubecfg *out, iq_error *err) {
+    return (uint32_t)iq_cubecfg_parse(text, size, out, err);
 }

@@ -6,6 +6,7 @@
 #include "wasm/iq_wasm_internal.h"
 #include "base/iq_internal.h"
 #include "quake3/iq_quake3.h"
+#include "formats/iq_cubecfg.h"
 #include "write/iq_gltf.h"
 #include "quake3/iq_shader.h"
 #include <stddef.h>
@@ -118,6 +119,17 @@ static const iq_wasm_field layout[] = {
 
     REC(iq_skin) F(iq_skin, surfaceCount, surface_count, U32) F(iq_skin, warningCount, warning_count, U32)
     A(iq_skin, warning, warning, CHARS) R(iq_skin, surfaces, surfaces, iq_skin_surface, IQ_SKIN_MAX_SURFACES)
+
+    REC(iq_cubecfg_word) F(iq_cubecfg_word, offset, offset, U32) F(iq_cubecfg_word, length, length, U32)
+    F(iq_cubecfg_word, line, line, U32) F(iq_cubecfg_word, column, column, U32) F(iq_cubecfg_word, kind, kind, U32)
+    F(iq_cubecfg_word, command, command, U32)
+
+    REC(iq_cubecfg_command) F(iq_cubecfg_command, parent, parent, I32) F(iq_cubecfg_command, line, line, U32)
+    F(iq_cubecfg_command, column, column, U32) F(iq_cubecfg_command, wordCount, word_count, U32)
+
+    REC(iq_cubecfg) F(iq_cubecfg, wordCount, word_count, U32) F(iq_cubecfg, commandCount, command_count, U32)
+    F(iq_cubecfg, warningCount, warning_count, U32) A(iq_cubecfg, warning, warning, CHARS)
+    R(iq_cubecfg, words, words, iq_cubecfg_word, IQ_CUBECFG_MAX_WORDS) R(iq_cubecfg, commands, commands, iq_cubecfg_command, IQ_CUBECFG_MAX_COMMANDS)
 
     REC(iq_zip_limits) F(iq_zip_limits, maxEntries, max_entries, U32)
     F(iq_zip_limits, maxNameLength, max_name_length, U32) F(iq_zip_limits, maxTotalSize, max_total_size, U64)

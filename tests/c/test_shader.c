@@ -579,6 +579,31 @@ static void test_allocation_failures(void) {
     script_bytes m = {(const unsigned char *)many, at, 40};
     iqt_allocation_sweep("40 shaders", parse_attempt, &m);
     free(d);
+/* What the engines accept and we read as they do: Nexuiz's scripts/mflag.shader and
+ * onslaught.shader leave out deformVertexes wave's spread ("wave sin 0 3 0 0.1"); Quake 3's
+ * ParseDeform reads 'sin' with atof (0: spread 100), the next word as the function ('0': not one,
+ * so sin) and stops at the missing frequency (0); DarkPlaces reads the same numbers. */
+static void test_engine_leniency(void) {
+    iq_error err;
+    iq_shader_script *s = parse_text("mflagshader\n\t{\n\tcull none\n\tdeformVertexes wave sin 0 3 0 0.1\n\t{\n\tmap models/mflag/flag.tga\n\t}\n\t}\n", &err);
+    CHECK(s != NULL, "mflag: %s (line %u, column %u)", err.message, err.line, err.column);
+    if (!s) return;
+    const iq_shader_deform *d = &s->shaders[0].deforms[0];
+    CHECK(s->shaders[0].deform_count == 1 && d->type == IQ_DEFORM_WAVE && d->spread == 100.0f, "spread %g", d->spread);
+    CHECK(d->wave.func == IQ_WAVE_SIN && d->wave.base == 3.0f && d->wave.amplitude == 0.0f && fabsf(d->wave.phase - 0.1f) < 1e-6f &&
+          d->wave.frequency == 0.0f, "wave %u %g %g %g %g", d->wave.func, d->wave.base, d->wave.amplitude, d->wave.phase, d->wave.frequency);
+    CHECK(s->note_count == 4 && strcmp(s->notes[0].keyword, "sin") == 0 && s->notes[0].line == 4 && s->notes[0].column == 22 &&
+          strcmp(s->notes[1].keyword, "0") == 0 && strstr(s->notes[2].detail, "3 of the wave's 4 numbers") != NULL && strstr(s->notes[3].detail, "spread 100") != NULL,
+          "%u notes: %s / %s", s->note_count, s->note_count ? s->notes[0].keyword : "", s->note_count > 2 ? s->notes[2].detail : "");
+    iq_shader_free(s);
+    /* a spread given and numbers missing at the line's end: 0, noted */
+    s = parse_text("a {\n deformVertexes wave 10 square 1 2\n { map x }\n}\n", &err);
+    CHECK(s && s->shaders[0].deforms[0].spread == 0.1f && s->shaders[0].deforms[0].wave.func == IQ_WAVE_SQUARE &&
+          s->shaders[0].deforms[0].wave.amplitude == 2.0f && s->shaders[0].deforms[0].wave.phase == 0.0f && s->note_count == 1,
+          "missing phase and frequency: %s", s ? "" : err.message);
+    iq_shader_free(s);
+    /* a word that is no number where a number must be, after the spread, is still an error */
+    expect_error("a {\n deformVertexes wave 1 sin 0 x 0 1\n}\n", IQ_ERROR_SYNTAX, 2, 30, "expected a number, found 'x'");
 }
 
 int main(void) {
@@ -593,5 +618,6 @@ int main(void) {
     test_colors();
     test_texcoords();
     test_deforms();
+    test_engine_leniency();
     return iqt_finish("test_shader");
 }

@@ -5,9 +5,8 @@
 // no field for. A texture that cannot be found or read is a warning, never a failure.
 
 import { InterquakeError, toBytes } from './wasm.js';
-import { crc32, normalizePath, pathKey } from '../quake3/archive.js';
-
-const IMAGE_EXTENSIONS = ['.tga', '.png', '.jpg'];
+import { crc32 } from './crc32.js';
+import { meshTextureName, pathKey, textureCandidates } from './paths.js';
 
 // -- Options
 
@@ -35,6 +34,9 @@ export function checkOptions(lib, options) {
   if (maxMorphTargets !== undefined && (!Number.isInteger(maxMorphTargets) || maxMorphTargets < 1 || maxMorphTargets > limit)) {
     throw new InterquakeError('invalid_argument', `maxMorphTargets must be a whole number 1..${limit}, got ${maxMorphTargets}`);
   }
+  if (options.textures !== undefined && options.textures !== null && !Array.isArray(options.textures)) {
+    throw new InterquakeError('invalid_argument', 'options.textures must be an array: one texture name (or null) per mesh');
+  }
   if (files !== undefined && files !== null && typeof files !== 'function' && typeof files !== 'object') {
     throw new InterquakeError('invalid_argument', 'options.files must be an object or Map of path -> bytes, or a function(path) -> bytes');
   }
@@ -59,26 +61,6 @@ export function fileReader(files) {
     const bytes = index.get(pathKey(path));
     return bytes == null ? null : toBytes(bytes, `options.files['${path}']`);
   };
-}
-
-/**
- * Paths a material name may be found at: as written, with the other image extensions in place of
- * its own or appended ("glass.tga.tga", "mantis"), then the same for its file name alone (a
- * texture lying next to the model).
- */
-export function textureCandidates(reference) {
-  const out = [];
-  const add = (ref) => {
-    const dot = ref.lastIndexOf('.');
-    const ext = dot > ref.lastIndexOf('/') ? ref.slice(dot).toLowerCase() : '';
-    out.push(ref);
-    if (IMAGE_EXTENSIONS.includes(ext) || ext === '.jpeg') for (const e of IMAGE_EXTENSIONS) if (e !== ext) out.push(ref.slice(0, dot) + e);
-    for (const e of IMAGE_EXTENSIONS) out.push(ref + e);
-  };
-  const ref = normalizePath(reference);
-  add(ref);
-  if (ref.includes('/')) add(ref.slice(ref.lastIndexOf('/') + 1));
-  return [...new Set(out)];
 }
 
 // -- Images: PNG/JPEG passed through, TGA to PNG; the alpha mode from the pixels
@@ -441,11 +423,6 @@ export function editGLBJson(glb, edit) {
 
 // -- Models
 
-/** The texture a mesh names: its material (IQM/IQE) or its first shader (MD3); null for none. */
-function textureName(mesh) {
-  return mesh.material || (Array.isArray(mesh.shaders) && mesh.shaders[0]) || null;
-}
-
 /** A model (IQM, IQE, MD3) with its own animations, as GLB. See Interquake.writeGLB. */
 export async function writeModelGLB(lib, model, options = {}) {
   checkOptions(lib, options);
@@ -456,10 +433,11 @@ export async function writeModelGLB(lib, model, options = {}) {
   const materials = new Materials(lib, warnings, missing);
   const meshMaterials = [];
   for (const [i, mesh] of model.meshes.entries()) {
-    // A mesh without a material gets a plain one named after the mesh: a mesh's name is not a
-    // texture's (Cube 2's Frankie.iqm names its meshes Tail and Body; its iqm.cfg the textures).
-    const texture = textureName(mesh);
-    meshMaterials.push(await materials.add(texture || mesh.name || `material${i}`, texture ? textureCandidates(texture) : [], read));
+    // The texture: options.textures' name for the mesh (a model cfg's skin), else the mesh's own
+    // (paths.js meshTextureName: never its mesh name), looked up by the one rule (textureCandidates).
+    const texture = options.textures?.[i] ?? meshTextureName(mesh);
+    const name = options.textures?.[i] ?? materialName(mesh, i);
+    meshMaterials.push(await materials.add(name, texture ? textureCandidates(texture, { loose: true }) : [], read));
   }
   const name = model.name ? String(model.name).replace(/^.*[\\/:]/, '').replace(/\.\w+$/, '') || 'model' : 'model';
   const glb = writeScene(lib, {
@@ -468,5 +446,5 @@ export async function writeModelGLB(lib, model, options = {}) {
   }, model.name);
   if (!read && missing.size) warnings.push({ code: 'missing_file', message: `${missing.size} texture(s) not embedded: no options.files to read them from` });
   else if (missing.size) warnings.push({ code: 'missing_file', message: `texture(s) not found: ${[...missing].join(', ')}` });
-  return { glb, warnings, missingFiles: [...missing] };
+  return { glb, warnings, missingFiles: [...missing], textures: materials.list.map((m) => ({ material: m.name, texture: m.texture ?? null })) };
 }

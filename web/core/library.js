@@ -1,13 +1,18 @@
-// The library object init() resolves to: loading, writing, images, and the Quake 3 entry points.
+// The core of the library object: loading, writing, images, shader support. init() resolves to
+// web/quake3/library.js's Interquake, which adds the Quake 3 entry points (archives, players) on
+// top of this, so core/ imports nothing from quake3/.
 
 import { InterquakeError, toBytes, instantiate } from './wasm.js';
 import { Model } from './model.js';
-import { openArchive } from '../quake3/archive.js';
-import { mountArchives } from '../quake3/filesystem.js';
-import { loadPlayer } from '../quake3/player.js';
-import { parseAnimationConfig, parseSkin } from '../quake3/text.js';
+import { configTextures } from './paths.js';
 
-export class Interquake {
+// The model .cfg code is loaded the first time it is needed: a page that shows one model never
+// downloads it (bundlers split it; the one-file element fetches interquake-modelcfg.min.js).
+let modelConfigCode = null;
+const loadModelConfig = () => (modelConfigCode ??= import('./modelcfg.js').catch((err) => { modelConfigCode = null; throw err; }));
+const MODEL_CFG = /(^|[\\/])(iqm|md5|md3|md2|obj|smd)\.cfg$/i;
+
+export class CoreLibrary {
   /** wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when the core has no shader scripts. */
   constructor(wasm, options = {}) {
     this._wasm = wasm;
@@ -73,8 +78,6 @@ export class Interquake {
       const { writeModelGLB } = await import('./gltf.js');
       return writeModelGLB(this, target, options);
     }
-    const { isPlayer, writePlayerGLB } = await import('../quake3/gltf.js');
-    if (isPlayer(target)) return writePlayerGLB(this, target, options);
     throw new InterquakeError('invalid_argument', 'writeGLB() takes a model from load() or a player from loadPlayer()');
   }
 
@@ -94,6 +97,40 @@ export class Interquake {
     } finally {
       wasm.value('iq_wasm_image_free', image);
     }
+  }
+
+  // -- Cube 2 / Tesseract / Red Eclipse model .cfg files (web/core/modelcfg.js; docs/MODELCFG.md)
+
+  /** Splits a model .cfg into commands and words (the C's syntax): resolves to { commands, warnings }. */
+  async parseModelConfig(input, options) { return (await this._modelConfig(true)).parseModelConfigText(this, input, options); }
+
+  /**
+   * What a model .cfg says about its model, exec and if followed: the model file, the skins per
+   * mesh, the animations, the transform. files: Map or object of path -> bytes (the .cfg files' bytes).
+   */
+  async readModelConfig(files, cfgPath) { return (await this._modelConfig(true)).readModelConfig(this, files, cfgPath); }
+
+  /** The texture each mesh of `model` takes from a readModelConfig() result (null: its own). */
+  configTextures(config, model) { return configTextures(config, model); }
+
+  /**
+   * The model a folder shows as its character: by its .cfg, its name, or the most joints and
+   * vertices; with the animation files to attach and the cfg. models: [{ path, bytes }].
+   */
+  async chooseFolderModel(models, files) {
+    const cfg = (files instanceof Map ? [...files.keys()] : Object.keys(files ?? {})).some((p) => MODEL_CFG.test(p));
+    // One model and no cfg: that model (a single dropped file loads no more code).
+    if (models.length === 1 && !cfg) return { main: models[0], config: null, animationFiles: [], meshes: [...models], unreadable: [], reason: 'the only model', warnings: [] };
+    return (await this._modelConfig(cfg)).chooseFolderModel(this, models, files);
+  }
+
+  // The model .cfg code, and (parser: a cfg is to be read) the WASM its parser is in: with the
+  // one-file element's smaller WASM, interquake-shaders.wasm. When that cannot load, reading a cfg
+  // says 'unsupported' (chooseFolderModel: a warning, and the folder opens by its other rules).
+  async _modelConfig(parser) {
+    const code = await loadModelConfig();
+    if (parser && !this.shaderSupport) await this.loadShaderSupport().catch(() => {});
+    return code;
   }
 
   /** true when shader scripts can be parsed and evaluated now (always with interquake.wasm). */
@@ -135,24 +172,4 @@ export class Interquake {
 
   /** Current size of the WASM memory in bytes. */
   get memoryBytes() { return this._wasm.heap.byteLength; }
-
-  // -- Quake 3 players and archives (web/quake3/; docs/API-q3.md)
-
-  /** Opens a .pk3/.zip: resolves to an Archive with files, players, models and read(path). */
-  openArchive(bytes, options) { return openArchive(this, bytes, options); }
-
-  /**
-   * Joins archives (openArchive) and loose file sets into one Quake 3 file system, the one that
-   * wins for a path chosen as ioquake3 does (options.order); a FileSystem reads like an Archive.
-   */
-  mountArchives(sources, options) { return mountArchives(sources, options); }
-
-  /** Assembles a Quake 3 player from an Archive, a FileSystem or an object of path -> bytes. */
-  loadPlayer(files, options) { return loadPlayer(this, files, options); }
-
-  /** Parses animation.cfg text or bytes with Quake 3's rules. */
-  parseAnimationConfig(input, options) { return parseAnimationConfig(this, input, options); }
-
-  /** Parses a .skin file: { surfaces: [{ name, shader, line }], warnings }. */
-  parseSkin(input, options) { return parseSkin(this, input, options); }
 }

@@ -4,6 +4,9 @@
 // model can be posed several ways at once. Every time-to-frame answer comes from the C.
 
 import { InterquakeError, decodeText } from './wasm.js';
+import { skinSurfaceName } from './paths.js';
+
+export { skinSurfaceName }; // the rule lives in paths.js
 import { Views, collected, definePosing, disposeSymbol, playRecord, playheadResult, clipPlayhead } from './posing.js';
 import { Instance } from './instance.js';
 
@@ -13,11 +16,6 @@ const COMPONENT_ARRAYS = {
   uint: Uint32Array, half: Uint16Array, float: Float32Array, double: Float64Array,
 };
 
-/** What Quake 3 matches .skin lines against: lower case, a trailing "_<char>" cut (R_LoadMD3). */
-export function skinSurfaceName(name) {
-  const lower = String(name).toLowerCase();
-  return lower.length > 2 && lower[lower.length - 2] === '_' ? lower.slice(0, -2) : lower;
-}
 
 export class Model {
   constructor(library, handle, name) {
@@ -153,8 +151,9 @@ export class Model {
     this._check();
     const index = this._animationIndex(animation);
     const wasm = this._wasm;
-    wasm.fill('iq_play', wasm.scratch, playRecord(wasm, index, time, options, 'frameAt'));
-    wasm.call('iq_wasm_playhead', [this._handle, wasm.scratch, wasm.headPtr],
+    const playPtr = wasm.scratchRecord('iq_play');
+    wasm.fill('iq_play', playPtr, playRecord(wasm, index, time, options, 'frameAt'));
+    wasm.call('iq_wasm_playhead', [this._handle, playPtr, wasm.headPtr],
       { message: `frameAt(${JSON.stringify(animation)}, ${time}): invalid time or options`, file: this.name });
     return playheadResult(wasm.read('iq_playhead', wasm.headPtr), index);
   }

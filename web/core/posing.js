@@ -217,12 +217,13 @@ export function clipPlayhead(wasm, handle, clip, time, options, file) {
   if (!Number.isInteger(firstFrame) || firstFrame < 0 || !Number.isInteger(frameCount) || frameCount < 0) {
     throw new InterquakeError('invalid_argument', 'a clip needs whole firstFrame >= 0 and frameCount >= 0');
   }
-  const clipPtr = wasm.scratch + 128;
+  const clipPtr = wasm.scratchRecord('iq_animation', 1);
   wasm.fill('iq_animation', clipPtr, {
     firstFrame, frameCount, framerate: framerate > 0 ? framerate : 0, flags: loop ? wasm.constants.animation.loop : 0,
   });
-  wasm.fill('iq_play', wasm.scratch, playRecord(wasm, 0, time, options, 'clipAt'));
-  wasm.call('iq_wasm_clip_playhead', [handle, clipPtr, wasm.scratch, wasm.headPtr],
+  const playPtr = wasm.scratchRecord('iq_play', 0);
+  wasm.fill('iq_play', playPtr, playRecord(wasm, 0, time, options, 'clipAt'));
+  wasm.call('iq_wasm_clip_playhead', [handle, clipPtr, playPtr, wasm.headPtr],
     { message: `clipAt(${time}): the clip lies outside the frames, or the time or options are invalid`, file });
   return playheadResult(wasm.read('iq_playhead', wasm.headPtr), -1);
 }

@@ -99,6 +99,11 @@ const T_STR = 10;
 const T_CHARS = 11;
 const T_REC = 12;
 
+// Scratch memory for the records one call takes: SCRATCH_SLOTS slots of SCRATCH_SLOT bytes
+// (scratchRecord), slot 0 at wasm.scratch.
+const SCRATCH_SLOT = 128;
+const SCRATCH_SLOTS = 2;
+
 /** The instantiated module with its layout, constants and heap helpers. */
 export class Wasm {
   constructor(exports) {
@@ -106,9 +111,18 @@ export class Wasm {
     this._readTables();
     // What calls write their results to: owned by this library, reused call after call.
     this.errorPtr = this.alloc(this.sizeof('iq_error'));
-    this.scratch = this.alloc(256);
+    this.scratch = this.alloc(SCRATCH_SLOT * SCRATCH_SLOTS);
     this.argsPtr = this.alloc(this.sizeof('iq_wasm_pose_args'));
     this.headPtr = this.alloc(this.sizeof('iq_playhead'));
+  }
+
+  /**
+   * Where a call's `record` argument goes in scratch memory: slot `slot` (0 or 1, so one call can
+   * take two records), checked to fit. The pointer is valid until the next call that uses the slot.
+   */
+  scratchRecord(record, slot = 0) {
+    if (!(slot >= 0 && slot < SCRATCH_SLOTS && slot % 1 === 0) || this.sizeof(record) > SCRATCH_SLOT) throw this.fail('invalid_argument', `scratch slot ${slot} for ${record}`);
+    return this.scratch + slot * SCRATCH_SLOT;
   }
 
   /** Whether this build exports `name` (the viewer's smaller WASM leaves out the writers and shader scripts). */

@@ -8,6 +8,8 @@
 
 import { InterquakeError, decodeLatin1 } from '../core/wasm.js';
 import { disposeSymbol } from '../core/model.js';
+import { crc32 } from '../core/crc32.js';
+import { MODEL_EXTENSIONS, extensionOf, normalizePath, pathKey, playerPartOf, playerSkinOf } from '../core/paths.js';
 
 const LOCAL_HEADER_SIZE = 30;
 const END_SEARCH = 22 + 65535; // the end record and the longest comment
@@ -62,57 +64,6 @@ export function checkUse(file, use, caps, size, compressedSize = null) {
       { file });
   }
 }
-/** File extensions, lower case without the dot: the one list of each (the viewer reads these too). */
-export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
-export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
-/** Images in the order Quake 3's texture lookup tries other extensions (then what OpenArena adds). */
-export const IMAGE_EXTENSIONS = ['tga', 'jpg', 'png', 'jpeg'];
-/** A path's extension, lower case, without the dot ('' when none). */
-export function extensionOf(path) {
-  const base = String(path).slice(String(path).replace(/\\/g, '/').lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-}
-const PLAYER_PART = /^(lower|upper|head)(?:_(\d+))?\.(md3|iqm)$/i;
-const PLAYER_SKIN = /^(lower|upper|head)_(.+)\.skin$/i;
-
-/** A game path for matching: '\' -> '/', no leading './' or '/', no doubled slashes. */
-export function normalizePath(path) {
-  return String(path).replace(/\\/g, '/').replace(/\/{2,}/g, '/').replace(/^(\.\/|\/)+/, '');
-}
-/** The key a path is matched by (case-insensitive). */
-export const pathKey = (path) => normalizePath(path).toLowerCase();
-
-let crcTables = null;
-/** CRC-32 (IEEE 802.3, the zip one) of bytes; four bytes a step ("slicing by 4"). */
-export function crc32(bytes) {
-  if (!crcTables) {
-    crcTables = [0, 1, 2, 3].map(() => new Uint32Array(256));
-    const [t0, t1, t2, t3] = crcTables;
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      t0[n] = c >>> 0;
-    }
-    for (let n = 0; n < 256; n++) {
-      t1[n] = (t0[t0[n] & 0xff] ^ (t0[n] >>> 8)) >>> 0;
-      t2[n] = (t0[t1[n] & 0xff] ^ (t1[n] >>> 8)) >>> 0;
-      t3[n] = (t0[t2[n] & 0xff] ^ (t2[n] >>> 8)) >>> 0;
-    }
-  }
-  const [t0, t1, t2, t3] = crcTables;
-  let c = 0xffffffff;
-  const n = bytes.length;
-  const whole = n - (n & 3);
-  let i = 0;
-  for (; i < whole; i += 4) {
-    c ^= bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
-    c = t3[c & 0xff] ^ t2[(c >>> 8) & 0xff] ^ t1[(c >>> 16) & 0xff] ^ t0[c >>> 24];
-  }
-  for (; i < n; i++) c = t0[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 /**
  * Where an archive's bytes come from: { size, range(start, end) -> bytes (a view while `fresh` is
  * false), fresh, close() }. Bytes in memory, or a reader { size, read(offset, length), close? }
@@ -473,8 +424,8 @@ export function findPlayers(paths) {
     const slash = path.lastIndexOf('/');
     const folder = slash < 0 ? '' : path.slice(0, slash);
     const base = path.slice(slash + 1);
-    const part = PLAYER_PART.exec(base);
-    const skin = PLAYER_SKIN.exec(base);
+    const part = playerPartOf(base);
+    const skin = part ? null : playerSkinOf(base);
     if (!part && !skin) continue;
     const key = playerKey(folder);
     let info = players.get(key);
@@ -483,11 +434,10 @@ export function findPlayers(paths) {
     if (part) {
       if (inCharacters) info.characters ??= folder;
       else info.path ??= folder;
-      const lod = part[2] ? Number(part[2]) : 0;
-      if (!info.parts.has(lod)) info.parts.set(lod, new Set());
-      info.parts.get(lod).add(part[1].toLowerCase());
+      if (!info.parts.has(part.lod)) info.parts.set(part.lod, new Set());
+      info.parts.get(part.lod).add(part.part);
     } else {
-      info.skins.push(skin[2].toLowerCase());
+      info.skins.push(skin.skin.toLowerCase());
     }
   }
   const list = [];

@@ -8,9 +8,9 @@
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
 import { disposeSymbol } from '../core/model.js';
-import {
-  Archive, MODEL_EXTENSIONS, checkUse, crc32, extensionOf, findPlayers, normalizePath, pathKey, useLimits,
-} from './archive.js';
+import { Archive, checkUse, findPlayers, useLimits } from './archive.js';
+import { crc32 } from '../core/crc32.js';
+import { MODEL_EXTENSIONS, extensionOf, normalizePath, pathKey } from '../core/paths.js';
 
 /** How mountArchives orders its sources (later in a load order wins). */
 export const MOUNT_ORDERS = ['ioquake3', 'retail', 'given'];

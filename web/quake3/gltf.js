@@ -160,7 +160,7 @@ export async function writePlayerGLB(lib, player, options = {}) {
       }
     });
     if (missing.size) warnings.push({ code: 'missing_file', message: `not found, not embedded: ${[...missing].join(', ')}` });
-    return { glb, warnings, missingFiles: [...missing] };
+    return { glb, warnings, missingFiles: [...missing], textures: materials.list.map((m) => ({ material: m.name, texture: m.texture ?? null })) };
   } finally {
     for (const model of loadedHere) model.dispose();
   }

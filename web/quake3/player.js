@@ -4,13 +4,14 @@
 // cgame's CG_RunLerpFrame does (docs/formats.md section 2).
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
-import { Archive, checkUse, findPlayers, normalizePath, pathKey, playerFolders, playerKey, sortSkins, useLimits } from './archive.js';
+import { Archive, checkUse, findPlayers, playerFolders, playerKey, sortSkins, useLimits } from './archive.js';
+import { normalizePath, pathKey, textureCandidates } from '../core/paths.js';
 import { FileSystem } from './filesystem.js';
 import { skinSurfaceName, disposeSymbol } from '../core/model.js';
 import { parseAnimationConfig, parseSkin } from './text.js';
 import { isShaderScript, shaderLookup } from './shaders.js';
 import { IDENTITY, multiply } from '../core/mat4.js';
-import { TEAMS, findTeamSkins, findWeapons, headFolders, skinAttempts, skinCandidates, splitSkin, textureCandidates, weaponFiles } from './resolve.js';
+import { TEAMS, findTeamSkins, findWeapons, headFolders, skinAttempts, skinCandidates, splitSkin, weaponFiles } from './resolve.js';
 
 export { weaponFiles };
 
@@ -119,7 +120,7 @@ const identity = () => IDENTITY.slice(); // a fresh matrix the caller may keep
  */
 export function q3Playhead(lib, anim, time, partFrames) {
   const wasm = lib._wasm;
-  const at = wasm.scratch + 128;
+  const at = wasm.scratchRecord('iq_q3_animation');
   wasm.fill('iq_q3_animation', at, {
     firstFrame: anim.firstFrame, frameCount: anim.frameCount, loopFrames: anim.loopFrames, fps: anim.fps,
     frameLerp: anim.frameLerp, reversed: anim.reversed ? 1 : 0,
@@ -143,18 +144,195 @@ function fractionalFrame({ from, to, lerp }) {
 
 /** Assembles a Quake 3 player. See Interquake.loadPlayer. */
 export function loadPlayer(lib, files, options = {}) {
-  const source = fileSource(files, options.player, options.limits);
-  const { find, read, readModel, folder, info } = source;
-  const warnings = [];
-  const missing = new Set();
-  const where = (name) => (folder ? `${folder}/${name}` : name);
-  if (source.others.length && options.player === undefined) {
-    warnings.push({ code: 'ignored_data', message: `several players (${source.others.join(', ')}); loaded ${folder}` });
+  return new Player(lib, files, options);
+}
+
+/**
+ * A Quake 3 player (loadPlayer): its parts on their tags, animation.cfg, skins and textures, and
+ * the C's Quake 3 clock. After dispose() every method throws 'disposed' (as a Model's do); the
+ * data read at load (path, name, skins, surfaces, ...) stays readable.
+ */
+export class Player {
+  constructor(lib, files, options = {}) {
+    const source = fileSource(files, options.player, options.limits);
+    const { folder, info } = source;
+    const warnings = [];
+    const missing = new Set();
+    if (source.others.length && options.player === undefined) {
+      warnings.push({ code: 'ignored_data', message: `several players (${source.others.join(', ')}); loaded ${folder}` });
+    }
+    const lod = options.lod || 0;
+    const team = options.team ?? null;
+    if (team !== null && !TEAMS.includes(team)) {
+      throw new InterquakeError('invalid_argument', `team must be 'red', 'blue' or null, got ${JSON.stringify(team)}`);
+    }
+    // cgame's model name and its two folders: models/players/<name>/, models/players/characters/<name>/
+    const { name, root, body } = playerFolders(folder);
+    const { parts, loaded, headDirs, weaponHand } = loadParts(lib, source, options, { lod, name, root, body }, warnings, missing);
+    let config;
+    try {
+      config = readConfig(lib, source, body, warnings, missing);
+    } catch (err) {
+      for (const model of loaded) model.dispose();
+      throw err;
+    }
+    const animations = config ? config.animations : [];
+    checkFrames(animations, parts, warnings);
+    const tags = new TagCache();
+    checkTags(parts, tags, warnings);
+
+    const skins = skinResolver(lib, source, parts, { body, headDirs, team }, warnings);
+    // undefined: the default skin (or the first there is); null: no skin, the MD3 shader names
+    const skinAsked = options.skin !== undefined ? options.skin : skins.names.includes('default') ? 'default' : skins.names[0] ?? null;
+    const chosen = skins.resolve(skinAsked);
+    warnings.push(...chosen.warnings);
+    for (const f of chosen.missingFiles) missing.add(f);
+
+    this._lib = lib;
+    this._read = source.read;
+    this._loaded = loaded;
+    this._resolveSkin = skins.resolve;
+    this._byName = new Map(animations.map((a) => [a.name, a]));
+    this._tags = tags;
+    this._disposed = false;
+    this.path = folder;
+    this.name = name;
+    this.lod = lod;
+    this.lods = info.lods || [0];
+    /** The skin in use: the one asked, or what cgame's fallbacks settled on. */
+    this.skin = chosen.used;
+    /** 'red', 'blue' or null: the team whose skins were looked for (cgame's team game). */
+    this.team = team;
+    /** The team folders holding skins ('cyborgs' for <folder>/cyborgs/lower_red.skin). */
+    this.teams = skins.teams;
+    /** The .skin file each part uses (null: none, the MD3 shader names). */
+    this.skinFiles = chosen.files;
+    /** Skin names: '<skin>' for <part>_<skin>.skin, '<team folder>/<skin>' for team folders. */
+    this.skins = skins.names;
+    this.parts = parts;
+    this.animations = animations;
+    this.config = config && {
+      sex: config.sex, footsteps: config.footsteps, headOffset: config.headOffset,
+      fixedLegs: config.fixedLegs, fixedTorso: config.fixedTorso, legsSkip: config.legsSkip, tableEntries: config.tableEntries,
+    };
+    this.surfaces = chosen.surfaces;
+    /** The weapons these files hold (models/weapons2/<name>/<name>.md3): [{ name, path }]. */
+    this.weapons = source.weapons;
+    /** The weapon attached ({ path, barrel, flash, hand } paths, null for absent ones), or null. */
+    this.weapon = parts.weapon ? {
+      path: parts.weapon.path, barrel: parts.barrel?.path ?? null, flash: parts.flash?.path ?? null, hand: weaponHand,
+    } : null;
+    this.missingFiles = oncePerFile(missing);
+    this.warnings = warnings;
+    /** The caps by use this player's files were read with. */
+    this.limits = source.limits;
   }
 
-  const lod = options.lod || 0;
-  // cgame's model name and its two folders: models/players/<name>/, models/players/characters/<name>/
-  const { name, root, body } = playerFolders(folder);
+  _check() {
+    if (this._disposed) throw new InterquakeError('disposed', `player${this.path ? ` ${this.path}` : ''} was disposed`);
+  }
+
+  /** The animation called name (e.g. 'LEGS_RUN'), or undefined. */
+  animation(name) {
+    this._check();
+    return this._byName.get(name);
+  }
+
+  /** Surfaces and textures for any skin name (or null for the MD3 shader names), with cgame's fallbacks. */
+  resolveSkin(skin, options = {}) {
+    this._check();
+    return this._resolveSkin(skin, options);
+  }
+
+  /**
+   * A file's bytes, by game path or path relative to the player's folder; null when absent.
+   * use ('texture', 'shader', ...) applies that use's caps before inflating.
+   */
+  readFile(path, use) {
+    this._check();
+    const f = this._read(path, use);
+    return f ? f.bytes : null;
+  }
+
+  /**
+   * Frames and placements at a moment: state.legs / state.torso are { animation, time }
+   * (seconds since the animation started), { frame }, or { from, to, lerp } (any two frames of
+   * the part: tags are placed between them by the C); state.both sets both at once.
+   */
+  pose(state = {}) {
+    this._check();
+    const { parts } = this;
+    const tagAt = (model, tag, f) => (this._tags.has(model, tag) ? model.tagMatrixBetween(tag, f.from, f.to, f.lerp) : identity());
+    const lower = this._partFrames(parts.lower.model, state.legs ?? state.both, ['legs', 'both'], 'LEGS_IDLE');
+    const upper = this._partFrames(parts.upper.model, state.torso ?? state.both, ['torso', 'both'], 'TORSO_STAND');
+    lower.matrix = identity();
+    upper.matrix = tagAt(parts.lower.model, 'tag_torso', lower);
+    const head = { from: 0, to: 0, lerp: 0, frame: 0, matrix: multiply(upper.matrix, tagAt(parts.upper.model, 'tag_head', upper)) };
+    const result = { lower, upper, head };
+    if (parts.weapon) {
+      // CG_AddPlayerWeapon: the gun on the torso's tag_weapon, the barrel on the gun's tag_barrel,
+      // the flash on its tag_flash (the barrel's spin and the flash's random roll are left at 0).
+      const still = { from: 0, to: 0, lerp: 0, frame: 0 };
+      result.weapon = { ...still, matrix: multiply(upper.matrix, tagAt(parts.upper.model, 'tag_weapon', upper)) };
+      if (parts.barrel) result.barrel = { ...still, matrix: multiply(result.weapon.matrix, tagAt(parts.weapon.model, 'tag_barrel', still)) };
+      if (parts.flash) result.flash = { ...still, matrix: multiply(result.weapon.matrix, tagAt(parts.weapon.model, 'tag_flash', still)) };
+    }
+    return result;
+  }
+
+  // A part's frames for one pose() spec (see pose); the default animation `fallback`, else frame 0.
+  _partFrames(model, spec, allowed, fallback) {
+    if (!spec) spec = this._byName.has(fallback) ? { animation: fallback, time: 0 } : { frame: 0 };
+    let frames;
+    if (spec.animation !== undefined) {
+      const anim = this._byName.get(spec.animation);
+      if (!anim) throw new InterquakeError('invalid_argument', `no animation '${spec.animation}'`);
+      if (!allowed.includes(anim.part)) {
+        throw new InterquakeError('invalid_argument', `${anim.name} animates ${anim.part === 'both' ? 'both parts' : `the ${anim.part}`}, not ${allowed[0]}`);
+      }
+      const time = Number(spec.time ?? 0);
+      if (!Number.isFinite(time)) throw new InterquakeError('invalid_argument', `time must be a finite number, got ${spec.time}`);
+      const h = q3Playhead(this._lib, anim, time, model.frameCount);
+      frames = { from: h.from, to: h.to, lerp: h.lerp };
+    } else if (spec.from !== undefined) {
+      // Any two frames and a blend (a loop seam, a change of animation), as a clock computed them.
+      const last = Math.max(0, model.frameCount - 1);
+      const frame = (v, what) => {
+        if (!Number.isInteger(v)) throw new InterquakeError('invalid_argument', `${what} must be a whole frame number, got ${v}`);
+        return Math.min(Math.max(v, 0), last);
+      };
+      const lerp = Number(spec.lerp ?? 0);
+      if (!Number.isFinite(lerp)) throw new InterquakeError('invalid_argument', `lerp must be a finite number, got ${spec.lerp}`);
+      frames = { from: frame(spec.from, 'from'), to: frame(spec.to ?? spec.from, 'to'), lerp: Math.min(Math.max(lerp, 0), 1) };
+    } else {
+      const f = Number(spec.frame ?? 0);
+      if (!Number.isFinite(f)) throw new InterquakeError('invalid_argument', `frame must be a finite number, got ${spec.frame}`);
+      const last = Math.max(0, model.frameCount - 1);
+      const from = Math.min(Math.max(Math.floor(f), 0), last);
+      const to = Math.min(Math.max(Math.floor(f) + 1, 0), last);
+      frames = { from, to, lerp: from === to ? 0 : f - Math.floor(f) };
+    }
+    const out = { from: frames.from, to: frames.to, lerp: frames.lerp };
+    out.frame = fractionalFrame(out);
+    return out;
+  }
+
+  /** Frees the part models loadPlayer loaded (a weapon model passed in is the caller's); twice is fine. */
+  dispose() {
+    if (this._disposed) return;
+    this._disposed = true;
+    for (const model of this._loaded) model.dispose();
+  }
+}
+if (disposeSymbol) Player.prototype[disposeSymbol] = function dispose() { this.dispose(); };
+
+// -- Assembly: the parts, animation.cfg, frames and tags
+
+// The three parts (and a weapon with its barrel and flash), loaded; on failure every model this
+// loaded is freed before the error is thrown.
+function loadParts(lib, source, options, { lod, name, root, body }, warnings, missing) {
+  const { find, readModel, folder } = source;
+  const where = (file) => (folder ? `${folder}/${file}` : file);
   const inFolder = (dir, file) => `${dir ? `${dir}/` : ''}${file}`;
   // The head model: options.head (a player or heads/ name, '*' for heads/ only) or the player's
   // own; cgame's hmodel. Where cgame looks, then (a viewer's last resort, with a warning) the
@@ -163,10 +341,6 @@ export function loadPlayer(lib, files, options = {}) {
   const headPlaces = headFolders(root, head);
   const cgameHeadDirs = headPlaces.map((h) => h.dir);
   if (head && !head.startsWith('*')) headPlaces.push({ dir: `${root}characters/${head}`, stem: `${root}characters/${head}/head`, outside: true });
-  const team = options.team ?? null;
-  if (team !== null && !TEAMS.includes(team)) {
-    throw new InterquakeError('invalid_argument', `team must be 'red', 'blue' or null, got ${JSON.stringify(team)}`);
-  }
   const parts = {};
   // Where the head's skins are looked for: the head's folders (CG_FindClientHeadFile), and the
   // characters/ folder when the head model came from there.
@@ -244,23 +418,27 @@ export function loadPlayer(lib, files, options = {}) {
     for (const model of loaded) model.dispose();
     throw err;
   }
+  return { parts, loaded, headDirs, weaponHand };
+}
 
-  // animation.cfg
+// animation.cfg from the body's folders, parsed (null, a warning and a missing file when absent).
+function readConfig(lib, { find, read, folder }, body, warnings, missing) {
+  const where = (file) => (folder ? `${folder}/${file}` : file);
+  const inFolder = (dir, file) => `${dir ? `${dir}/` : ''}${file}`;
   let config = null;
   const cfgFile = body.map((dir) => find(inFolder(dir, 'animation.cfg'))).find(Boolean);
   if (cfgFile) {
-    try {
-      config = parseAnimationConfig(lib, read(cfgFile.path, 'animation').bytes, { name: cfgFile.path });
-    } catch (err) {
-      for (const model of loaded) model.dispose();
-      throw err;
-    }
+    config = parseAnimationConfig(lib, read(cfgFile.path, 'animation').bytes, { name: cfgFile.path });
     for (const w of config.warnings) warnings.push({ code: w.code, message: `${cfgFile.path}: ${w.message}` });
   } else {
     missing.add(where('animation.cfg'));
     warnings.push({ code: 'empty', message: 'no animation.cfg: poses take frame numbers only' });
   }
-  const animations = config ? config.animations : [];
+  return config;
+}
+
+// Whether each animation's frames lie inside its part's MD3s (fits; a warning when not).
+function checkFrames(animations, parts, warnings) {
   const frameCounts = { legs: [parts.lower.model.frameCount], torso: [parts.upper.model.frameCount] };
   frameCounts.both = [...frameCounts.legs, ...frameCounts.torso];
   for (const a of animations) {
@@ -273,27 +451,41 @@ export function loadPlayer(lib, files, options = {}) {
       });
     }
   }
+}
 
-  // Tags the assembly needs
-  // MD3 tags and IQM/IQE joints alike: tagMatrix() answers null for a name the model lacks.
-  const tagCache = new Map();
-  const hasTag = (model, tag) => {
-    if (!tagCache.has(model)) tagCache.set(model, new Map());
-    const known = tagCache.get(model);
+// MD3 tags and IQM/IQE joints alike: tagMatrix() answers null for a name the model lacks.
+class TagCache {
+  constructor() { this._known = new Map(); }
+
+  has(model, tag) {
+    if (!this._known.has(model)) this._known.set(model, new Map());
+    const known = this._known.get(model);
     if (!known.has(tag)) known.set(tag, model.tagMatrix(tag, 0) !== null);
     return known.get(tag);
-  };
+  }
+}
+
+// The tags the assembly needs: a missing one leaves the child at its parent's origin, as in Quake 3.
+function checkTags(parts, tags, warnings) {
   const needed = [['lower', 'tag_torso', 'upper'], ['upper', 'tag_head', 'head']];
   if (parts.weapon) needed.push(['upper', 'tag_weapon', 'weapon']);
   if (parts.barrel) needed.push(['weapon', 'tag_barrel', 'barrel']);
   if (parts.flash) needed.push(['weapon', 'tag_flash', 'flash']);
   for (const [part, tag, child] of needed) {
-    if (!hasTag(parts[part].model, tag)) {
+    if (!tags.has(parts[part].model, tag)) {
       warnings.push({ code: 'repaired', message: `${parts[part].path} has no ${tag}: ${child} sits at its origin, as in Quake 3` });
     }
   }
+}
 
-  // Skins
+// -- Skins and textures
+
+/**
+ * The player's skins: { names, teams, resolve(skin, { team }) } where resolve gives the surfaces,
+ * files, missing files and fallback warning of any skin, as cgame settles them.
+ */
+function skinResolver(lib, source, parts, { body, headDirs, team }, warnings) {
+  const { find, read, info } = source;
   // Where each part's .skin is, as cgame looks (web/quake3/resolve.js): the body's folders for
   // lower and upper, the head's folders for the head.
   const skinDirs = { lower: body, upper: body, head: headDirs };
@@ -364,7 +556,7 @@ export function loadPlayer(lib, files, options = {}) {
     const key = pathKey(reference);
     if (!textureCache.has(key)) {
       let found = null;
-      for (const candidate of textureCandidates(reference)) {
+      for (const candidate of textureCandidates(reference)) { // the one rule (core/paths.js)
         const file = find(candidate);
         if (file) {
           found = file.path;
@@ -415,127 +607,7 @@ export function loadPlayer(lib, files, options = {}) {
       warnings: warning ? [{ code: 'repaired', message: warning }] : [],
     };
   };
-
-  // undefined: the default skin (or the first there is); null: no skin, the MD3 shader names
-  const skinAsked = options.skin !== undefined ? options.skin : skinNames.includes('default') ? 'default' : skinNames[0] ?? null;
-  const chosen = resolveSkin(skinAsked);
-  const skin = chosen.used;
-  warnings.push(...chosen.warnings);
-  for (const f of chosen.missingFiles) missing.add(f);
-
-  const byName = new Map(animations.map((a) => [a.name, a]));
-  const partFrames = (model, spec, allowed, fallback) => {
-    if (!spec) spec = byName.has(fallback) ? { animation: fallback, time: 0 } : { frame: 0 };
-    let frames;
-    if (spec.animation !== undefined) {
-      const anim = byName.get(spec.animation);
-      if (!anim) throw new InterquakeError('invalid_argument', `no animation '${spec.animation}'`);
-      if (!allowed.includes(anim.part)) {
-        throw new InterquakeError('invalid_argument', `${anim.name} animates ${anim.part === 'both' ? 'both parts' : `the ${anim.part}`}, not ${allowed[0]}`);
-      }
-      const time = Number(spec.time ?? 0);
-      if (!Number.isFinite(time)) throw new InterquakeError('invalid_argument', `time must be a finite number, got ${spec.time}`);
-      const h = q3Playhead(lib, anim, time, model.frameCount);
-      frames = { from: h.from, to: h.to, lerp: h.lerp };
-    } else if (spec.from !== undefined) {
-      // Any two frames and a blend (a loop seam, a change of animation), as a clock computed them.
-      const last = Math.max(0, model.frameCount - 1);
-      const frame = (v, what) => {
-        if (!Number.isInteger(v)) throw new InterquakeError('invalid_argument', `${what} must be a whole frame number, got ${v}`);
-        return Math.min(Math.max(v, 0), last);
-      };
-      const lerp = Number(spec.lerp ?? 0);
-      if (!Number.isFinite(lerp)) throw new InterquakeError('invalid_argument', `lerp must be a finite number, got ${spec.lerp}`);
-      frames = { from: frame(spec.from, 'from'), to: frame(spec.to ?? spec.from, 'to'), lerp: Math.min(Math.max(lerp, 0), 1) };
-    } else {
-      const f = Number(spec.frame ?? 0);
-      if (!Number.isFinite(f)) throw new InterquakeError('invalid_argument', `frame must be a finite number, got ${spec.frame}`);
-      const last = Math.max(0, model.frameCount - 1);
-      const from = Math.min(Math.max(Math.floor(f), 0), last);
-      const to = Math.min(Math.max(Math.floor(f) + 1, 0), last);
-      frames = { from, to, lerp: from === to ? 0 : f - Math.floor(f) };
-    }
-    const out = { from: frames.from, to: frames.to, lerp: frames.lerp };
-    out.frame = fractionalFrame(out);
-    return out;
-  };
-  // Between any two frames, neighbours or not (a loop seam): the C lerps and orthonormalises.
-  const tagAt = (model, tag, f) => (hasTag(model, tag) ? model.tagMatrixBetween(tag, f.from, f.to, f.lerp) : identity());
-
-  const player = {
-    path: folder,
-    name,
-    lod,
-    lods: info.lods || [0],
-    skin,
-    /** 'red', 'blue' or null: the team whose skins were looked for (cgame's team game). */
-    team,
-    /** The team folders holding skins ('cyborgs' for <folder>/cyborgs/lower_red.skin). */
-    teams: teamSkins.teams,
-    /** The .skin file each part uses (null: none, the MD3 shader names). */
-    skinFiles: chosen.files,
-    /** Skin names: '<skin>' for <part>_<skin>.skin, '<team folder>/<skin>' for team folders. */
-    skins: skinNames,
-    parts,
-    animations,
-    config: config && {
-      sex: config.sex, footsteps: config.footsteps, headOffset: config.headOffset,
-      fixedLegs: config.fixedLegs, fixedTorso: config.fixedTorso, legsSkip: config.legsSkip, tableEntries: config.tableEntries,
-    },
-    surfaces: chosen.surfaces,
-    /** The weapons these files hold (models/weapons2/<name>/<name>.md3): [{ name, path }]. */
-    weapons: source.weapons,
-    /** The weapon attached ({ path, barrel, flash, hand } paths, null for absent ones), or null. */
-    weapon: parts.weapon ? {
-      path: parts.weapon.path, barrel: parts.barrel?.path ?? null, flash: parts.flash?.path ?? null, hand: weaponHand,
-    } : null,
-    missingFiles: oncePerFile(missing),
-    warnings,
-    /** The animation called name (e.g. 'LEGS_RUN'), or undefined. */
-    animation: (name) => byName.get(name),
-    /** Surfaces and textures for any skin name (or null for the MD3 shader names). */
-    resolveSkin,
-    /**
-     * A file's bytes, by game path or path relative to the player's folder; null when absent.
-     * use ('texture', 'shader', ...) applies that use's caps before inflating.
-     */
-    readFile: (path, use) => {
-      const f = read(path, use);
-      return f ? f.bytes : null;
-    },
-    /** The caps by use this player's files were read with. */
-    limits: source.limits,
-    /**
-     * Frames and placements at a moment: state.legs / state.torso are { animation, time }
-     * (seconds since the animation started), { frame }, or { from, to, lerp } (any two frames of
-     * the part: tags are placed between them by the C); state.both sets both at once.
-     */
-    pose(state = {}) {
-      const legsSpec = state.legs ?? state.both;
-      const torsoSpec = state.torso ?? state.both;
-      const lower = partFrames(parts.lower.model, legsSpec, ['legs', 'both'], 'LEGS_IDLE');
-      const upper = partFrames(parts.upper.model, torsoSpec, ['torso', 'both'], 'TORSO_STAND');
-      lower.matrix = identity();
-      upper.matrix = tagAt(parts.lower.model, 'tag_torso', lower);
-      const head = { from: 0, to: 0, lerp: 0, frame: 0, matrix: multiply(upper.matrix, tagAt(parts.upper.model, 'tag_head', upper)) };
-      const result = { lower, upper, head };
-      if (parts.weapon) {
-        // CG_AddPlayerWeapon: the gun on the torso's tag_weapon, the barrel on the gun's tag_barrel,
-        // the flash on its tag_flash (the barrel's spin and the flash's random roll are left at 0).
-        const still = { from: 0, to: 0, lerp: 0, frame: 0 };
-        result.weapon = { ...still, matrix: multiply(upper.matrix, tagAt(parts.upper.model, 'tag_weapon', upper)) };
-        if (parts.barrel) result.barrel = { ...still, matrix: multiply(result.weapon.matrix, tagAt(parts.weapon.model, 'tag_barrel', still)) };
-        if (parts.flash) result.flash = { ...still, matrix: multiply(result.weapon.matrix, tagAt(parts.weapon.model, 'tag_flash', still)) };
-      }
-      return result;
-    },
-    /** Frees the part models this call loaded (a weapon model passed in is the caller's). */
-    dispose() {
-      for (const model of loaded) model.dispose();
-    },
-  };
-  if (disposeSymbol) player[disposeSymbol] = player.dispose;
-  return player;
+  return { names: skinNames, teams: teamSkins.teams, resolve: resolveSkin };
 }
 
 // Paths as the game matches them (pathKey: case, backslashes): each missing file listed once.

@@ -12,7 +12,7 @@
 // <folder>/cyborgs/lower_red.skin, ...). OpenArena's missionpack ships such folders
 // (models/players/kyonshi/cyborgs/) and heads apart from their bodies (models/players/heads/kyonshi/).
 
-import { IMAGE_EXTENSIONS, normalizePath } from './archive.js';
+import { normalizePath } from '../core/paths.js';
 
 export const TEAMS = ['red', 'blue'];
 // cg_local.h's DEFAULT_REDTEAM_NAME / DEFAULT_BLUETEAM_NAME: the team folders cgame retries a
@@ -134,33 +134,4 @@ export function weaponFiles(spec) {
   }
   const stem = main.replace(/\.(md3|iqm)$/i, '');
   return { main, barrel: `${stem}_barrel.md3`, flash: `${stem}_flash.md3`, hand: `${stem}_hand.md3` };
-}
-
-/**
- * The paths a shader name or skin path may be found at, in Quake 3's order: as written,
- * the other image extensions in place of a missing one, then each extension appended.
- * An absolute path from the artist's disk ("E:\\q3\\baseq3\\models\\...") is also tried
- * from its models/ or textures/ folder on.
- */
-export function textureCandidates(reference) {
-  const list = pathCandidates(normalizePath(reference));
-  const inGame = /(^|\/)(models|textures)\//i.exec(normalizePath(reference));
-  if (inGame && inGame.index > 0) list.push(...pathCandidates(normalizePath(reference).slice(inGame.index + 1)));
-  return list;
-}
-
-const LOOKUP_EXTENSIONS = IMAGE_EXTENSIONS.filter((e) => e !== 'jpeg').map((e) => `.${e}`);
-
-function pathCandidates(ref) {
-  const dot = ref.lastIndexOf('.');
-  const ext = dot > ref.lastIndexOf('/') ? ref.slice(dot).toLowerCase() : '';
-  const list = [ref];
-  // A known image extension that is missing: the same name with the other ones.
-  if (IMAGE_EXTENSIONS.includes(ext.slice(1))) {
-    const stem = ref.slice(0, dot);
-    for (const e of LOOKUP_EXTENSIONS) if (e !== ext) list.push(stem + e);
-  }
-  // No or another extension ("clothes.001"), and names like "glass.tga.tga": append each one.
-  for (const e of LOOKUP_EXTENSIONS) list.push(ref + e);
-  return list;
 }

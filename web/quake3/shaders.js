@@ -4,7 +4,7 @@
 // records back for the per-frame maths. docs/SHADERS.md describes the subset.
 
 import { textBytes } from '../core/wasm.js';
-import { normalizePath } from './archive.js';
+import { normalizePath } from '../core/paths.js';
 
 // Enum fields and the constant group that names their values.
 const NAMED = {

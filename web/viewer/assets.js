@@ -5,14 +5,14 @@
 // Quake paths are matched the way the game matches them: case-insensitive, backslashes as slashes,
 // and, because people drop a folder from anywhere inside their game tree, by the longest tail that
 // matches (models/players/sarge/band.tga finds sarge/band.tga or band.tga). Textures also try the
-// other extensions a game would (.tga, .jpg, .png) among the files; over the network a missing
-// texture costs one request, never one per guess.
+// files the one texture rule names (core/paths.js: the other extensions a game would try, .tga,
+// .jpg, .png, and the file name alone beside the model); over the network a missing texture costs
+// one request, never one per guess.
 
 import { ViewerError } from './errors.js';
-import { pathKey, extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS, IMAGE_EXTENSIONS } from '../quake3/archive.js';
+import { pathKey, extensionOf, textureCandidates, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from '../core/paths.js';
 
 export { extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS };
-const withoutExtension = (path) => path.replace(/\.[a-z0-9]+$/i, '');
 const dirOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
 
 /** Bytes as a Uint8Array from anything file-like. */
@@ -114,15 +114,13 @@ export class FileSet {
   }
 
   /**
-   * An image for a material or shader name: the name itself, then the same name with each image
-   * extension, looked for among the files first; then, for a model opened by URL, one request for
-   * the first of them (`requested` lists what was asked). Returns { path, bytes } or null.
+   * An image for a material or shader name: the files it may be (core/paths.js textureCandidates,
+   * the rule the glTF export and the command line use), looked for among the files first; then,
+   * for a model opened by URL, one request for the first of them. Returns { path, bytes } or null.
    */
   async readImage(name, relativeTo = '') {
     if (!name) return null;
-    const clean = name.replace(/\\/g, '/');
-    const base = withoutExtension(clean);
-    const tried = [...new Set([clean, ...IMAGE_EXTENSIONS.map((e) => `${base}.${e}`)])].filter((p) => IMAGE_EXTENSIONS.includes(extensionOf(p)));
+    const tried = textureCandidates(name, { loose: true });
     for (const path of tried) {
       const key = this._key(path, relativeTo);
       if (key) return { path, bytes: await this.entries.get(key).read() };

@@ -33,7 +33,11 @@ export async function buildContent(iq, input, options) {
     attachAnimationFiles(iq, model, input.animationFiles ?? [], warnings);
     const scripts = await scriptsBeside(iq, files, warnings);
     const shaders = await scriptShaders(iq, files, model.meshes, main.path, scripts, missingFiles, warnings);
-    const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings, shaders);
+    // A model cfg (Cube 2's iqm.cfg, ...) names each mesh's texture, else a DarkPlaces skin
+    // (model.md3_0.skin, the first of the model's skins), else the mesh's own name.
+    const skins = await modelSkinsBeside(iq, files, model, main.path, warnings);
+    const named = input.config ? iq.configTextures(input.config, model) : skins[0]?.textures ?? [];
+    const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings, shaders, named);
     const part = {
       // The content owns the model, so its own instance poses it (model.createInstance() would do
       // for a model drawn twice).
@@ -43,9 +47,13 @@ export async function buildContent(iq, input, options) {
     const animations = modelAnimations(iq, model);
     const content = {
       format: model.format, name: main.path, player: null, choices: input.models ?? [main.path], models: [model], parts: [part], animations,
-      skins: [], lods: [], tags: model.tags ? [...model.tags] : [], missingFiles, warnings,
+      skins: skins.map((s) => s.name), lods: [], tags: model.tags ? [...model.tags] : [], missingFiles, warnings,
       bounds: model.bounds ?? { min: [-1, -1, -1], max: [1, 1, 1] },
     };
+    if (skins.length && !input.config) {
+      content.skin = skins[0].name;
+      content.modelSkins = { skins, files, path: main.path, shaders };
+    }
     content.info = summarize(content);
     return content;
   } catch (err) {
@@ -287,8 +295,33 @@ function posedVertices(part) {
 }
 
 
-/** Switches a player's textures to skin `name`. */
+// A plain model's DarkPlaces skins (<model>_<N>.skin among the files), [] when none.
+async function modelSkinsBeside(iq, files, model, modelPath, warnings) {
+  const paths = (files?.list?.() ?? []).filter((p) => /_\d+\.skin$/i.test(p));
+  if (!paths.length || typeof iq.modelSkins !== 'function') return [];
+  const bytes = new Map();
+  for (const path of paths) bytes.set(files.entries.get(path).name, await files.entries.get(path).read());
+  const skins = await iq.modelSkins(model, bytes, modelPath);
+  for (const s of skins) warnings.push(...s.warnings);
+  return skins;
+}
+
+/** Switches a player's textures, or a plain model's DarkPlaces skin, to skin `name`. */
 export async function applySkin(iq, c, name, release) {
+  if (!c.player && c.modelSkins) {
+    const { skins, files, path, shaders } = c.modelSkins;
+    const part = c.parts[0];
+    const missingFiles = [];
+    const warnings = c.warnings; // an image that cannot be decoded adds its warning
+    const named = skins.find((s) => s.name === name)?.textures ?? [];
+    const old = part.textures;
+    part.textures = await loadTextures(iq, files, part.model.meshes, path, missingFiles, warnings, shaders, named);
+    for (const texture of old ?? []) if (texture && texture !== PLACEHOLDER && !part.textures.includes(texture)) release?.(texture);
+    c.skin = name;
+    c.missingFiles = missingFiles;
+    c.info = summarize(c);
+    return;
+  }
   const resolved = c.player.resolveSkin(name);
   const missing = uniquePaths(resolved.missingFiles);
   // The skin's own fallbacks (cgame's: another team folder, the default skin) are warnings of this skin.
@@ -303,9 +336,9 @@ export async function applySkin(iq, c, name, release) {
 
 // One texture per mesh: the mesh's material (IQM/IQE) or its first shader (MD3). Missing or
 // undecodable images become the placeholder and are reported.
-async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings, shaders) {
+async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings, shaders, named = []) {
   return Promise.all(meshes.map(async (mesh, i) => {
-    const name = mesh.shaders?.[0] ?? mesh.material;
+    const name = named[i] ?? mesh.shaders?.[0] ?? mesh.material;
     if (!name) return null; // no material at all: vertex colours on white
     if (!mesh.triangleCount) return null; // never drawn: its texture is not needed, so not missing
     // A script block's name is not an image: the first stage image stands for it in a plain draw.

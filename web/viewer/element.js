@@ -208,10 +208,10 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._playback.playGesture(name);
   }
 
-  /** Switches a Quake 3 player's skin (one of availableSkins). */
+  /** Switches a Quake 3 player's skin, or a model's DarkPlaces skin (one of availableSkins). */
   async setSkin(name) {
     const c = this._content;
-    if (!c?.player) throw new ViewerError('invalid_argument', 'setSkin() needs a Quake 3 player');
+    if (!c?.player && !c?.modelSkins) throw new ViewerError('invalid_argument', 'setSkin() needs a Quake 3 player or a model with skins');
     if (!c.skins.includes(name)) throw new ViewerError('invalid_argument', `no skin '${name}' (this player has: ${c.skins.join(', ')})`);
     this._skinRequested = name; // the attribute change below must not switch again
     if (this.getAttribute('skin') !== name) this._choose('skin', name);

@@ -27,7 +27,7 @@ export function reactToAttribute(viewer, name, value) {
       if (viewer.isConnected) viewer._loadFromAttribute();
       break;
     case 'skin':
-      if (viewer._content?.player && value && value !== viewer._skinRequested) viewer.setSkin(value).catch(() => {});
+      if ((viewer._content?.player || viewer._content?.modelSkins) && value && value !== viewer._skinRequested) viewer.setSkin(value).catch(() => {});
       break;
     case 'lod':
     case 'weapon':

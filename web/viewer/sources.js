@@ -3,7 +3,8 @@
 // joined into one Quake 3 file system). The result is
 // { files: FileSet, main: { path, bytes, kind } | null, player?: folder, archive?, warnings? }.
 
-import { findPlayers, pathKey } from '../quake3/archive.js';
+import { findPlayers } from '../quake3/archive.js';
+import { pathKey } from '../core/paths.js';
 import { FileSet, sniff, extensionOf, rerootPlayerFiles, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from './assets.js';
 import { ViewerError } from './errors.js';
 
@@ -43,7 +44,8 @@ export async function resolveInput(viewer, iq, source, options, onProgress, hold
 // Among several files: a Quake 3 player (the library's findPlayers), a model, or archives (then
 // every archive and the loose files beside them, as one file system).
 // options.model picks one of availableModels (a player folder or a model path); otherwise the
-// first player, else the first mesh (never an animation-only file: those are attached to it).
+// first player, else the folder's character (choose; never an animation-only file: those are
+// attached to it).
 async function pickMain(viewer, iq, files, options) {
   const paths = files.list();
   if (!paths.length) throw new ViewerError('missing_main_file', 'no files were given');
@@ -59,22 +61,21 @@ async function pickMain(viewer, iq, files, options) {
   throw new ViewerError('missing_main_file', `none of these files is a model (.iqm, .iqe, .md3) or archive (.pk3, .zip): ${paths.slice(0, 8).join(', ')}`);
 }
 
-// Sorts the models into meshes and animation-only files (joints and animations, no triangles) by
-// loading each once, then picks what to open. `models` is what a picker offers: players' folders
-// and the meshes.
+// Sorts the models into meshes and animation-only files and picks what to open: the library's
+// rule for a folder (iq.chooseFolderModel: the model its .cfg loads, else one named as its folder,
+// else the most joints and vertices; the cfg's textures and animation files go with it). `models`
+// is what a picker offers: players' folders and the meshes.
 async function choose(iq, { files, archive, players, modelPaths, read, name }, options) {
-  const meshes = [];
-  const animationFiles = [];
   const folderOf = (p) => p.slice(0, Math.max(p.lastIndexOf('/'), 0)).toLowerCase();
   const playerFolders = new Set(players.map((p) => p.toLowerCase()));
-  for (const path of modelPaths.filter((p) => !playerFolders.has(folderOf(p)))) {
-    const bytes = await read(path);
-    let model = null;
-    try { model = iq.load(bytes, { name: path }); } catch { meshes.push({ path, bytes }); continue; } // reported when opened
-    const animationOnly = model.triangleCount === 0 && model.joints.length > 0 && model.animations.length > 0;
-    model.dispose();
-    (animationOnly ? animationFiles : meshes).push({ path, bytes });
-  }
+  const entries = [];
+  for (const path of modelPaths.filter((p) => !playerFolders.has(folderOf(p)))) entries.push({ path, bytes: await read(path) });
+  // Every path of the folder, with the bytes of its .cfg files (small; a model cfg may exec another).
+  const folder = new Map();
+  for (const path of files.list()) folder.set(path, /\.cfg$/i.test(path) ? await read(path) : null);
+  const picked = await iq.chooseFolderModel(entries, folder);
+  const openable = new Set([...picked.meshes, ...picked.unreadable].map((m) => m.path));
+  const meshes = entries.filter((e) => openable.has(e.path));
   const models = [...players, ...meshes.map((m) => name(m.path))];
   const wanted = options.model ? String(options.model).toLowerCase().replace(/\/$/, '') : null;
   if (wanted && !models.some((m) => m.toLowerCase() === wanted)) {
@@ -83,13 +84,20 @@ async function choose(iq, { files, archive, players, modelPaths, read, name }, o
   const player = wanted ? players.find((p) => p.toLowerCase() === wanted) : players[0];
   // An archive's player is named by its folder; dropped files by the prefix of their paths.
   if (player !== undefined) return { files, archive, main: null, player: archive || !player ? player : `${player}/`, models, choice: player };
-  const mesh = wanted ? meshes.find((m) => name(m.path).toLowerCase() === wanted) : meshes[0];
+  const mainPath = picked.main?.path;
+  const mesh = wanted ? meshes.find((m) => name(m.path).toLowerCase() === wanted) : meshes.find((m) => m.path === mainPath);
   if (!mesh) {
-    const only = animationFiles[0];
+    const only = picked.main;
     if (!only) throw new ViewerError('missing_main_file', 'no model to open');
     return { files, main: { path: name(only.path), bytes: only.bytes, kind: sniff(only.bytes, only.path) }, models: [name(only.path)], animationFiles: [], choice: name(only.path) };
   }
-  return { files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models, animationFiles, choice: name(mesh.path) };
+  const isPicked = mesh.path === mainPath;
+  const animationOnly = entries.filter((e) => !meshes.includes(e));
+  return {
+    files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models,
+    animationFiles: isPicked ? picked.animationFiles.map((f) => ({ path: f.path, bytes: f.bytes })) : animationOnly,
+    config: isPicked ? picked.config : null, warnings: isPicked ? picked.warnings : [], choice: name(mesh.path),
+  };
 }
 
 async function openArchive(viewer, iq, bytes, path) {
@@ -139,7 +147,7 @@ async function mountDropped(viewer, iq, files, archives, options) {
   else if (typeof iq.mountArchives !== 'function') throw new ViewerError('unsupported', 'this build of interquake cannot join several archives');
   else source = iq.mountArchives(loose.size ? [...opened, loose] : opened);
   const chosen = await chooseInArchive(iq, source, source.name || archives.join(' + '), options);
-  if (warnings.length) chosen.warnings = warnings;
+  if (warnings.length) chosen.warnings = [...warnings, ...(chosen.warnings ?? [])];
   return chosen;
 }
 
@@ -158,7 +166,7 @@ async function mountFetched(viewer, iq, main, others, onProgress, options, hold)
   }
   const source = opened.length === 1 ? opened[0] : iq.mountArchives(opened);
   const chosen = await chooseInArchive(iq, source, opened.map((a) => a.name ?? main.path).join(' + '), options);
-  if (warnings.length) chosen.warnings = warnings;
+  if (warnings.length) chosen.warnings = [...warnings, ...(chosen.warnings ?? [])];
   return chosen;
 }
 

@@ -214,9 +214,13 @@ test('info on a player folder: parts, skins, surfaces with textures, animation.c
   assert.deepEqual(json.surfaces.map((s) => [s.part, s.texture]), [
     ['lower', 'models/players/grism/redskin.tga'], ['upper', 'models/players/grism/redskin.tga'], ['head', 'models/players/grism/redskin.tga']]);
 
-  const notPlayer = run('info', join(corpus, 'iqm'));
-  assert.equal(notPlayer.status, 1);
-  assert.match(notPlayer.stderr, /not a Quake 3 player folder/);
+  // A folder with no model at all is still refused; one with models opens its character (below).
+  withDir((dir) => {
+    writeFileSync(join(dir, 'readme.txt'), 'no model here');
+    const notPlayer = run('info', dir);
+    assert.equal(notPlayer.status, 1);
+    assert.match(notPlayer.stderr, /no model in it \(and not a Quake 3 player folder/);
+  });
 });
 
 test('validate: a folder with a good file, a bad file, a player and a pk3', () => withDir((dir) => {

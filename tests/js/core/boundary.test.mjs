@@ -107,6 +107,18 @@ test('wasm.call turns a returned code into an InterquakeError, wasm.make a 0 int
     (e) => e.code === 'syntax' && e.line === 2 && e.file === 's.skin');
   const ok = wasm.withRecord('iq_skin', null, (out) => wasm.callWithBytes(new TextEncoder().encode('a,b'), 'iq_wasm_parse_skin', [out, wasm.errorPtr]));
   assert.equal(ok, null, 'success is null');
+test('scratch memory is handed out by wasm.scratchRecord, never carved by offset elsewhere', () => {
+  for (const { path, text } of sources) {
+    if (path === 'core/wasm.js') continue;
+    const line = text.split('\n').findIndex((l) => /\bscratch\s*\+/.test(l));
+    assert.equal(line, -1, `${path}:${line + 1} carves scratch memory by hand: ${text.split('\n')[line]?.trim()}`);
+  }
+  const wasm = iq._wasm;
+  const a = wasm.scratchRecord('iq_play', 0);
+  const b = wasm.scratchRecord('iq_animation', 1);
+  assert.ok(b - a >= wasm.sizeof('iq_play'), 'the two slots do not overlap');
+  assert.throws(() => wasm.scratchRecord('iq_play', 2), (e) => e.code === 'invalid_argument');
+  assert.throws(() => wasm.scratchRecord('iq_play', 0.5), (e) => e.code === 'invalid_argument');
 });
 
 test('layouts, enums and constants come from the C tables', () => {

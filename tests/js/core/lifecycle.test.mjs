@@ -63,6 +63,27 @@ test('a disposed model throws disposed on every member but name; its instances a
   inst.dispose();
 });
 
+test('a disposed player throws disposed on every method, as a model does; its parts are disposed; twice is fine', async () => {
+  const { gameFiles, SARGE } = await import('../lib/q3-corpus.mjs');
+  const player = iq.loadPlayer(gameFiles(), { player: SARGE });
+  assert.equal(player.constructor.name, 'Player');
+  assert.ok(player.pose({ legs: { animation: 'LEGS_RUN', time: 0.1 } }).upper.matrix.length === 16);
+  const live = iq.liveBytes;
+  assert.ok(live > 0);
+  player.dispose();
+  assert.equal(iq.liveBytes, 0, 'the part models are freed');
+  for (const [name, call] of [['pose', () => player.pose()], ['animation', () => player.animation('LEGS_RUN')],
+    ['resolveSkin', () => player.resolveSkin('red')], ['readFile', () => player.readFile('animation.cfg')]]) {
+    assert.throws(call, (e) => e instanceof InterquakeError && e.code === 'disposed' && /was disposed/.test(e.message), name);
+  }
+  assert.throws(() => player.parts.lower.model.vertexCount, (e) => e.code === 'disposed');
+  assert.equal(player.path, SARGE, 'what was read at load stays readable');
+  player.dispose();
+  const again = iq.loadPlayer(gameFiles(), { player: SARGE });
+  again[Symbol.dispose]();
+  assert.throws(() => again.pose(), (e) => e.code === 'disposed');
+});
+
 test('instances pose one model several ways at once, without copying its geometry', () => {
   const m = iq.load(mrfixit);
   const a = m.createInstance();

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FileSet, rerootPlayerFiles, sniff } from '../../../web/viewer/assets.js';
-import { pathKey } from '../../../web/quake3/archive.js';
+import { pathKey } from '../../../web/core/paths.js';
 
 test('file sets find Quake paths case-insensitively, with backslashes, by their longest matching tail', async () => {
   const bytes = (s) => new TextEncoder().encode(s);

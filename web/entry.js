@@ -1,8 +1,8 @@
 // What every entry point (web/interquake.js, .node.js, -embedded.js) shares: init() over a
 // way to find the WASM, and the exports of the API.
 
-import { instantiate, simdSupported, InterquakeError } from './wasm.js';
-import { Interquake } from './library.js';
+import { instantiate, simdSupported, InterquakeError } from './core/wasm.js';
+import { Interquake } from './quake3/library.js';
 
 /**
  * Frames per second used when neither the options nor the file give a framerate (IQM framerate 0).
@@ -56,5 +56,7 @@ export function makeInit(defaultWasm, shaderWasm = null) {
 }
 
 export { InterquakeError, simdSupported };
-export { Interquake } from './library.js';
-export { Model, Instance } from './model.js';
+export { Interquake } from './quake3/library.js';
+/** The path rules (web/core/paths.js): extensions, player parts and LODs, texture candidates. */
+export * as paths from './core/paths.js';
+export { Model, Instance } from './core/model.js';
