@@ -150,10 +150,8 @@ static int parse_commands(parser *ps, cursor c, const char *end, int32_t parent,
     return 1;
 }
 
-int iq_cubecfg_parse(const void *text, size_t size, iq_cubecfg *out, iq_error *error) {
-    iq_error local;
+static int parse_cubecfg(const void *text, size_t size, iq_cubecfg *out, iq_error *error) {
     parser ps;
-    error = iqi_error_reset(error, &local);
     memset(&ps, 0, sizeof ps);
     ps.ctx.error = error;
     if (!out || (!text && size)) return iqi_fail(&ps.ctx, IQ_ERROR_INVALID_ARGUMENT, -1, "NULL text or result");
@@ -171,4 +169,10 @@ int iq_cubecfg_parse(const void *text, size_t size, iq_cubecfg *out, iq_error *e
         return 0;
     }
     return 1;
+}
+
+iq_error_code iq_cubecfg_parse(const void *text, size_t size, iq_cubecfg *out, iq_error *error) {
+    iq_error local;
+    error = iqi_error_reset(error, &local);
+    return iqi_result(parse_cubecfg(text, size, out, error), error);
 }

@@ -60,7 +60,7 @@ typedef struct iq_cubecfg {
 /* Splits a model cfg into commands and words. A NUL byte ends the text, as in
  * the engines. Returns 1, or 0 with *error filled (code 'syntax' or 'limit',
  * line and column set; 'invalid_argument' for NULL arguments). */
-int iq_cubecfg_parse(const void *text, size_t size, iq_cubecfg *out, iq_error *error);
+iq_error_code iq_cubecfg_parse(const void *text, size_t size, iq_cubecfg *out, iq_error *error);
 
 #ifdef __cplusplus
 }

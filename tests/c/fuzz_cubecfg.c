@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static iq_cubecfg c;
     static uint32_t counted[IQ_CUBECFG_MAX_COMMANDS];
     iq_error err;
-    if (iq_cubecfg_parse(data, size, &c, &err)) {
+    if (iq_cubecfg_parse(data, size, &c, &err) == IQ_ERROR_NONE) {
         if (c.word_count > IQ_CUBECFG_MAX_WORDS || c.command_count > IQ_CUBECFG_MAX_COMMANDS) abort();
         for (uint32_t i = 0; i < c.command_count; i++) counted[i] = 0;
         for (uint32_t i = 0; i < c.word_count; i++) {

@@ -8,7 +8,7 @@
 
 static iq_cubecfg cfg; /* 320 KB: not on the stack */
 
-static int parse(const char *text, iq_error *err) { return iq_cubecfg_parse(text, strlen(text), &cfg, err); }
+static int parse(const char *text, iq_error *err) { return iq_cubecfg_parse(text, strlen(text), &cfg, err) == IQ_ERROR_NONE; }
 
 /* Word k of command c, NUL-terminated into buf (empty when absent). */
 static const char *word(const char *text, uint32_t c, uint32_t k, char *buf, size_t size) {
@@ -40,7 +40,7 @@ static void test_fixture_iqm(void) {
     if (!text) return;
     iq_error err;
     char a[64], b[64];
-    CHECK(iq_cubecfg_parse(text, n, &cfg, &err), "iqm.cfg: %s", err.message);
+    CHECK(iq_cubecfg_parse(text, n, &cfg, &err) == IQ_ERROR_NONE, "iqm.cfg: %s", err.message);
     /* iqmload, iqmskin, iqmbumpmap, iqmskin, mdlalphatest (after ';'), mdlscale, mdltrans,
      * mdlyaw, mdlpitch, iqmtag, 3 x iqmanim */
     CHECK(cfg.command_count == 13, "%u commands", cfg.command_count);
@@ -64,7 +64,7 @@ static void test_fixture_blocks(void) {
     if (!text) return;
     iq_error err;
     char a[96], b[96];
-    CHECK(iq_cubecfg_parse(text, n, &cfg, &err), "player.cfg: %s", err.message);
+    CHECK(iq_cubecfg_parse(text, n, &cfg, &err) == IQ_ERROR_NONE, "player.cfg: %s", err.message);
     /* top: iqmdir, exec, if, if, md5anim, iqmanim; inside: iqmpitchtarget, iqmpitch, stringcmp (and
      * (mdlname) inside it), iqmskin, iqmskin */
     uint32_t top = 0, inner = 0;
@@ -109,7 +109,7 @@ static void test_rules(void) {
     CHECK(parse(t, &err), "%s", err.message);
     CHECK(cfg.command_count == 4, "if, a, b, c: %u", cfg.command_count);
     /* a NUL ends the text, as in the engines */
-    CHECK(iq_cubecfg_parse("a b\0] c", 7, &cfg, &err) && cfg.word_count == 2, "NUL: %u words", cfg.word_count);
+    CHECK(iq_cubecfg_parse("a b\0] c", 7, &cfg, &err) == IQ_ERROR_NONE && cfg.word_count == 2, "NUL: %u words", cfg.word_count);
     /* empty text, only comments */
     CHECK(parse("", &err) && cfg.command_count == 0, "empty");
     CHECK(parse("// x\n\n   ;;", &err) && cfg.command_count == 0, "comments");
@@ -130,25 +130,25 @@ static void test_errors(void) {
     static char deep[200];
     memset(deep, '[', 100);
     memset(deep + 100, ']', 100);
-    CHECK(!iq_cubecfg_parse(deep, 200, &cfg, &err) && err.code == IQ_ERROR_LIMIT, "deep: %d %s", err.code, err.message);
-    CHECK(!iq_cubecfg_parse(NULL, 4, &cfg, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "NULL");
-    CHECK(!iq_cubecfg_parse("a", 1, NULL, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "NULL out");
-    CHECK(!iq_cubecfg_parse("a", IQ_CUBECFG_MAX_BYTES + 1u, &cfg, &err) && err.code == IQ_ERROR_LIMIT, "size");
+    CHECK(iq_cubecfg_parse(deep, 200, &cfg, &err) != IQ_ERROR_NONE && err.code == IQ_ERROR_LIMIT, "deep: %d %s", err.code, err.message);
+    CHECK(iq_cubecfg_parse(NULL, 4, &cfg, &err) != IQ_ERROR_NONE && err.code == IQ_ERROR_INVALID_ARGUMENT, "NULL");
+    CHECK(iq_cubecfg_parse("a", 1, NULL, &err) != IQ_ERROR_NONE && err.code == IQ_ERROR_INVALID_ARGUMENT, "NULL out");
+    CHECK(iq_cubecfg_parse("a", IQ_CUBECFG_MAX_BYTES + 1u, &cfg, &err) != IQ_ERROR_NONE && err.code == IQ_ERROR_LIMIT, "size");
     /* more words than the limit: 'limit' with the place */
     size_t n = (IQ_CUBECFG_MAX_WORDS + 1) * 2;
     char *many = malloc(n + 1);
     for (size_t i = 0; i < n; i += 2) { many[i] = 'w'; many[i + 1] = ' '; }
     many[n] = '\0';
-    CHECK(!iq_cubecfg_parse(many, n, &cfg, &err) && err.code == IQ_ERROR_LIMIT && err.line == 1, "words: %s", err.message);
+    CHECK(iq_cubecfg_parse(many, n, &cfg, &err) != IQ_ERROR_NONE && err.code == IQ_ERROR_LIMIT && err.line == 1, "words: %s", err.message);
     for (size_t i = 0; i < n; i += 2) many[i + 1] = '\n';
-    CHECK(!iq_cubecfg_parse(many, n, &cfg, &err) && err.code == IQ_ERROR_LIMIT && strstr(err.message, "commands"), "commands: %s", err.message);
+    CHECK(iq_cubecfg_parse(many, n, &cfg, &err) != IQ_ERROR_NONE && err.code == IQ_ERROR_LIMIT && strstr(err.message, "commands"), "commands: %s", err.message);
     free(many);
     /* every prefix of a fixture is read or refused cleanly (ASan checks the reads) */
     size_t size;
     char *text = (char *)iqt_read_file("tests/fixtures/cubecfg/player.cfg", &size);
     if (text) {
         for (size_t k = 0; k <= size; k++) {
-            int ok = iq_cubecfg_parse(text, k, &cfg, &err);
+            int ok = iq_cubecfg_parse(text, k, &cfg, &err) == IQ_ERROR_NONE;
             CHECK(ok || (err.code == IQ_ERROR_SYNTAX && err.line > 0), "prefix %zu: %s", k, err.message);
             for (uint32_t i = 0; ok && i < cfg.word_count; i++)
                 CHECK(cfg.words[i].offset + cfg.words[i].length <= k && cfg.words[i].command < cfg.command_count, "word %u in range", i);

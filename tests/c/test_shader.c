@@ -579,6 +579,8 @@ static void test_allocation_failures(void) {
     script_bytes m = {(const unsigned char *)many, at, 40};
     iqt_allocation_sweep("40 shaders", parse_attempt, &m);
     free(d);
+}
+
 /* What the engines accept and we read as they do: Nexuiz's scripts/mflag.shader and
  * onslaught.shader leave out deformVertexes wave's spread ("wave sin 0 3 0 0.1"); Quake 3's
  * ParseDeform reads 'sin' with atof (0: spread 100), the next word as the function ('0': not one,

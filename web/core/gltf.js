@@ -423,6 +423,11 @@ export function editGLBJson(glb, edit) {
 
 // -- Models
 
+/** A material's name: its texture's, else the mesh's own name (a plain material is named after its mesh). */
+function materialName(mesh, index) {
+  return mesh.material || (Array.isArray(mesh.shaders) && mesh.shaders[0]) || mesh.name || `material${index}`;
+}
+
 /** A model (IQM, IQE, MD3) with its own animations, as GLB. See Interquake.writeGLB. */
 export async function writeModelGLB(lib, model, options = {}) {
   checkOptions(lib, options);

@@ -43,7 +43,7 @@ export function parseModelConfigText(lib, input, options = {}) {
   wasm.need('iq_wasm_parse_cubecfg', 'model .cfg files');
   const bytes = textBytes(input, 'parseModelConfig()');
   return wasm.withRecord('iq_cubecfg', null, (out) => {
-    if (!wasm.withBytes(bytes, (ptr, n) => wasm.exports.iq_wasm_parse_cubecfg(ptr, n, out, wasm.errorPtr), file)) throw wasm.lastError(file);
+    wasm.callWithBytes(bytes, 'iq_wasm_parse_cubecfg', [out, wasm.errorPtr], { file });
     const head = wasm.read('iq_cubecfg', out, undefined, ['wordCount', 'commandCount', 'warningCount', 'warning']);
     const words = wasm.readArray('iq_cubecfg_word', out + wasm.offsetOf('iq_cubecfg', 'words'), head.wordCount);
     const records = wasm.readArray('iq_cubecfg_command', out + wasm.offsetOf('iq_cubecfg', 'commands'), head.commandCount);

@@ -10,7 +10,7 @@
 // one request, never one per guess.
 
 import { ViewerError } from './errors.js';
-import { pathKey, extensionOf, textureCandidates, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from '../core/paths.js';
+import { pathKey, extensionOf, textureCandidates, IMAGE_EXTENSIONS, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from '../core/paths.js';
 
 export { extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS };
 const dirOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '');
@@ -125,9 +125,11 @@ export class FileSet {
       const key = this._key(path, relativeTo);
       if (key) return { path, bytes: await this.entries.get(key).read() };
     }
-    if (!this.baseUrl || !tried.length) return null;
-    const bytes = await this._fetch(this.urlOf(tried[0]));
-    return bytes ? { path: tried[0], bytes } : null;
+    // Over the network, one request: the first candidate that names an image file.
+    const first = tried.find((p) => IMAGE_EXTENSIONS.includes(extensionOf(p)));
+    if (!this.baseUrl || !first) return null;
+    const bytes = await this._fetch(this.urlOf(first));
+    return bytes ? { path: first, bytes } : null;
   }
 }
 

@@ -107,6 +107,8 @@ test('wasm.call turns a returned code into an InterquakeError, wasm.make a 0 int
     (e) => e.code === 'syntax' && e.line === 2 && e.file === 's.skin');
   const ok = wasm.withRecord('iq_skin', null, (out) => wasm.callWithBytes(new TextEncoder().encode('a,b'), 'iq_wasm_parse_skin', [out, wasm.errorPtr]));
   assert.equal(ok, null, 'success is null');
+});
+
 test('scratch memory is handed out by wasm.scratchRecord, never carved by offset elsewhere', () => {
   for (const { path, text } of sources) {
     if (path === 'core/wasm.js') continue;
