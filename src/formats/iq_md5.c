@@ -18,7 +18,7 @@
  *   frame's components, from its first component on, in that order.
  * Tokens come from the one Quake-family lexer (iq_q3lex.c): words, "quoted
  * strings", // and block comments, braces and parentheses. */
-#include "iq_internal.h"
+#include "iq_skeletal.h"
 #include "iq_q3lex.h"
 #include "iq_text.h"
 #include <stdio.h>
@@ -223,59 +223,6 @@ static int read_parent(md5_reader *r, uint32_t joint, const char *name, int32_t 
                                 "joint %u ('%s') has parent %lld; a parent must come before its child", joint, name, (long long)p);
     if (p < -1) ++*repaired;
     *parent = p < 0 ? -1 : (int32_t)p;
-    return 1;
-}
-
-// -- Normals: area-weighted face normals summed over the vertices at one
-// position (Doom 3 shares a normal between such "dup verts"), clockwise fronts.
-
-typedef struct { float p[3]; uint32_t vertex; } keyed_vertex;
-
-static int cmp_keyed(const void *a, const void *b) {
-    const keyed_vertex *x = a, *y = b;
-    for (int k = 0; k < 3; k++)
-        if (x->p[k] != y->p[k]) return x->p[k] < y->p[k] ? -1 : 1;
-    return x->vertex < y->vertex ? -1 : x->vertex > y->vertex;
-}
-
-static int generate_normals(iqi_ctx *ctx) {
-    iq_model *m = ctx->model;
-    uint32_t nv = m->vertex_count;
-    double *sum = iqi_alloc(ctx, nv, 3 * sizeof(double), "normal sums");
-    keyed_vertex *order = iqi_alloc(ctx, nv, sizeof(keyed_vertex), "vertex order");
-    m->normals = iqi_alloc(ctx, nv, 3 * sizeof(float), "normals");
-    if (!sum || !order || !m->normals) return 0;
-    const float *p = m->positions;
-    for (uint32_t t = 0; t < m->triangle_count; t++) {
-        const uint32_t *i = m->indices + 3 * (size_t)t;
-        const float *a = p + 3 * (size_t)i[0], *b = p + 3 * (size_t)i[1], *c = p + 3 * (size_t)i[2];
-        double e1[3] = {(double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2]};
-        double e2[3] = {(double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2]};
-        double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
-        for (int k = 0; k < 3; k++)
-            for (int d = 0; d < 3; d++) sum[3 * (size_t)i[k] + d] += n[d]; /* |n| is twice the area */
-    }
-    for (uint32_t v = 0; v < nv; v++) {
-        memcpy(order[v].p, p + 3 * (size_t)v, 12);
-        order[v].vertex = v;
-    }
-    qsort(order, nv, sizeof *order, cmp_keyed);
-    for (uint32_t s = 0; s < nv;) {
-        uint32_t e = s + 1;
-        while (e < nv && cmp_keyed(&(keyed_vertex){{order[e].p[0], order[e].p[1], order[e].p[2]}, 0},
-                                   &(keyed_vertex){{order[s].p[0], order[s].p[1], order[s].p[2]}, 0}) == 0)
-            e++;
-        double n[3] = {0, 0, 0};
-        for (uint32_t k = s; k < e; k++)
-            for (int d = 0; d < 3; d++) n[d] += sum[3 * (size_t)order[k].vertex + d];
-        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        for (uint32_t k = s; k < e; k++) {
-            float *out = m->normals + 3 * (size_t)order[k].vertex;
-            if (len > 0 && isfinite(len)) for (int d = 0; d < 3; d++) out[d] = (float)(n[d] / len);
-            else { out[0] = out[1] = 0; out[2] = 1; } /* an unused or degenerate vertex */
-        }
-        s = e;
-    }
     return 1;
 }
 
@@ -534,7 +481,7 @@ static int read_mesh_file(md5_reader *r) {
     iqi_grow *all[] = {&g_pos, &g_uv, &g_bi, &g_bw, &g_idx, &g_verts, &g_weights};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) iqi_grow_release(&scratch_owner, all[i]);
     if (!ok) return 0;
-    if (m->vertex_count && !generate_normals(ctx)) return 0;
+    if (!iqi_normals_from_triangles(ctx, 1)) return 0; /* Doom 3 shares normals between vertices at one position */
     if (nm < declared_meshes)
         iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "numMeshes is %u, but the file ends after %u mesh(es)", declared_meshes, nm);
     if (unshaded) iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u mesh(es) have no shader line; their material is \"\"", unshaded);
