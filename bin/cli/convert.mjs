@@ -19,9 +19,15 @@ async function writeAtomically(output, bytes) {
   }
 }
 
+// Animation files beside the model that did not attach (an .md5mesh's .md5anim files: targets.mjs).
+function warnAttached(target) {
+  for (const w of target.warnings ?? []) process.stderr.write(`interquake: warning ${w.code}: ${w.message}\n`);
+}
+
 async function convertGLB(iq, input, output, options) {
   const target = await openTarget(iq, input, options);
   if (target.kind === 'archive') throw new InputError(`${target.path}: is an archive (name an entry: ARCHIVE:PATH)`, 'invalid_argument');
+  warnAttached(target);
   let result;
   try {
     result = target.kind === 'player'
@@ -52,6 +58,7 @@ export async function commandConvert(positional, options) {
     throw new InputError(`${target.path}: is ${target.kind === 'player' ? 'a player (convert its parts one by one)' : 'an archive (name an entry: ARCHIVE:PATH)'}, not a model`, 'invalid_argument');
   }
   const { model } = target;
+  warnAttached(target);
   let bytes;
   let tags = [];
   try {

@@ -235,6 +235,7 @@ export async function commandInfo(positional, options) {
   try {
     if (target.kind === 'model') {
       summary = modelSummary(target.model, target.path, target.bytes);
+      summary.warnings.push(...(target.warnings ?? [])); // animation files beside it that did not attach
       text = () => modelText(summary, options.full);
     } else if (target.kind === 'archive') {
       summary = archiveSummary(target.archive, target.path, target.bytes);

@@ -11,8 +11,8 @@
  * as DarkPlaces turns them; ZYM's t texture coordinate counts up from the
  * bottom and is flipped (DarkPlaces flips it too). The bind pose is pose 0,
  * as DarkPlaces builds the base mesh from it. */
-#include "iq_skeletal.h"
-#include "iq_math.h"
+#include "formats/iq_skeletal.h"
+#include "base/iq_math.h"
 #include <stdio.h>
 
 #define DP_NAME 32

@@ -16,11 +16,12 @@
  * - An anim joint starts from its base frame, and the bits of its flags
  *   (1 Tx, 2 Ty, 4 Tz, 8 Qx, 16 Qy, 32 Qz) take the next values of the
  *   frame's components, from its first component on, in that order.
- * Tokens come from the one Quake-family lexer (iq_q3lex.c): words, "quoted
- * strings", // and block comments, braces and parentheses. */
-#include "iq_skeletal.h"
-#include "iq_q3lex.h"
-#include "iq_text.h"
+ * Tokens are read as Doom 3's lexer reads these files: words, "quoted
+ * strings" (on one line), // and block comments, and ( ) { } as tokens of
+ * their own even when glued to a word. */
+#include "formats/iq_skeletal.h"
+#include "base/iq_math.h"
+#include "base/iq_text.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,14 +30,97 @@
  * (Doom 3 keeps them all); the position uses every weight. */
 #define MD5_INFLUENCES 4
 
+typedef struct md5_lexer {
+    const char *p, *end;   /* end: the size given, or the first NUL before it */
+    uint32_t line, column; /* of p, 1-based */
+} md5_lexer;
+
+typedef struct md5_token {
+    const char *text;      /* a quoted string's without its quotes */
+    size_t length;
+    uint32_t line, column; /* of its first character (a quoted string's opening quote) */
+} md5_token;
+
 typedef struct md5_reader {
     iqi_ctx *ctx;
-    iqi_q3lexer lx;
-    iqi_q3token tok; /* the last token read */
+    md5_lexer lx;
+    md5_token tok; /* the last token read */
     const char *file; /* "md5mesh" or "md5anim", for messages */
 } md5_reader;
 
 // -- Tokens
+
+static void lex_init(md5_lexer *lx, const void *text, size_t size) {
+    const char *t = text, *nul = size ? memchr(t, 0, size) : NULL;
+    lx->p = t;
+    lx->end = nul ? nul : t + size;
+    lx->line = lx->column = 1;
+}
+
+static void lex_advance(md5_lexer *lx) {
+    if (*lx->p == '\n') { lx->line++; lx->column = 1; }
+    else lx->column++;
+    lx->p++;
+}
+
+static int is_punct(char c) { return c == '(' || c == ')' || c == '{' || c == '}'; }
+static int at_comment(const md5_lexer *lx) { return lx->p + 1 < lx->end && lx->p[0] == '/' && (lx->p[1] == '/' || lx->p[1] == '*'); }
+
+/* The next token: 1, 0 at the end of the text, or 0 with an error set
+ * (an unclosed block comment or quoted string): *failed tells which. */
+static int lex_next(md5_reader *r, md5_token *t, int *failed) {
+    md5_lexer *lx = &r->lx;
+    *failed = 0;
+    for (;;) {
+        while (lx->p < lx->end && (unsigned char)*lx->p <= ' ') lex_advance(lx);
+        if (!at_comment(lx)) break;
+        if (lx->p[1] == '/') {
+            while (lx->p < lx->end && *lx->p != '\n') lex_advance(lx);
+            continue;
+        }
+        uint32_t line = lx->line, column = lx->column;
+        lex_advance(lx);
+        lex_advance(lx);
+        while (lx->p < lx->end && !(lx->p[0] == '*' && lx->p + 1 < lx->end && lx->p[1] == '/')) lex_advance(lx);
+        if (lx->p >= lx->end) {
+            *failed = 1;
+            return iqi_fail_at_line(r->ctx, IQ_ERROR_SYNTAX, line, column, "a /* comment is never closed");
+        }
+        lex_advance(lx);
+        lex_advance(lx);
+    }
+    if (lx->p >= lx->end) return 0;
+    t->line = lx->line;
+    t->column = lx->column;
+    t->text = lx->p;
+    if (*lx->p == '"') {
+        lex_advance(lx);
+        t->text = lx->p;
+        while (lx->p < lx->end && *lx->p != '"' && *lx->p != '\n') lex_advance(lx);
+        if (lx->p >= lx->end || *lx->p != '"') {
+            *failed = 1;
+            return iqi_fail_at_line(r->ctx, IQ_ERROR_SYNTAX, t->line, t->column, "a quoted string is not closed on its line");
+        }
+        t->length = (size_t)(lx->p - t->text);
+        lex_advance(lx);
+        return 1;
+    }
+    if (is_punct(*lx->p)) lex_advance(lx);
+    else
+        do lex_advance(lx);
+        while (lx->p < lx->end && (unsigned char)*lx->p > ' ' && !is_punct(*lx->p) && *lx->p != '"' && !at_comment(lx));
+    t->length = (size_t)(lx->p - t->text);
+    return 1;
+}
+
+/* A token quoted for messages: at most 40 characters, non-printing bytes as '?'. */
+static const char *shown_token(const md5_token *t, char buf[48]) {
+    size_t n = t->length < 40 ? t->length : 40, i;
+    for (i = 0; i < n; i++) buf[i] = t->text[i] >= ' ' && t->text[i] < 127 ? t->text[i] : '?';
+    if (t->length > 40) { buf[n++] = '.'; buf[n++] = '.'; buf[n++] = '.'; }
+    buf[n] = 0;
+    return buf;
+}
 
 static int fail_here(md5_reader *r, iq_error_code code, const char *fmt, const char *a, const char *b) {
     return iqi_fail_at_line(r->ctx, code, r->tok.line, r->tok.column, fmt, a, b);
@@ -44,15 +128,15 @@ static int fail_here(md5_reader *r, iq_error_code code, const char *fmt, const c
 
 /* The next token; at the end of the text a 'truncated' error saying what was expected. */
 static int next(md5_reader *r, const char *expected) {
-    int got = iqi_q3lex_next(&r->lx, &r->tok, 0);
-    if (got < 0) return 0;
+    int failed, got = lex_next(r, &r->tok, &failed);
+    if (failed) return 0;
     if (got == 0)
         return iqi_fail_at_line(r->ctx, IQ_ERROR_TRUNCATED, r->lx.line, r->lx.column, "the %s ends where %s was expected",
                                 r->file, expected);
     return 1;
 }
 
-static int token_equals(const iqi_q3token *t, const char *word) {
+static int token_equals(const md5_token *t, const char *word) {
     size_t n = strlen(word);
     return t->length == n && memcmp(t->text, word, n) == 0; /* Doom 3's keywords are case-sensitive */
 }
@@ -62,7 +146,7 @@ static int expect(md5_reader *r, const char *word) {
     snprintf(what, sizeof what, "'%s'", word);
     if (!next(r, what)) return 0;
     if (token_equals(&r->tok, word)) return 1;
-    return fail_here(r, IQ_ERROR_SYNTAX, "expected %s, found '%s'", what, iqi_q3_shown(&r->tok, shown));
+    return fail_here(r, IQ_ERROR_SYNTAX, "expected %s, found '%s'", what, shown_token(&r->tok, shown));
 }
 
 static int read_number(md5_reader *r, const char *what, double *out) {
@@ -72,7 +156,7 @@ static int read_number(md5_reader *r, const char *what, double *out) {
     int status = iqi_tok_double(&t, out);
     if (status == IQI_NUM_BAD)
         return iqi_fail_at_line(r->ctx, IQ_ERROR_SYNTAX, r->tok.line, r->tok.column, "%s: '%s' is not a number", what,
-                                iqi_q3_shown(&r->tok, shown));
+                                shown_token(&r->tok, shown));
     if (status == IQI_NUM_NONFINITE) return iqi_fail_value(r->ctx, -1, r->tok.line, NAN, "%s", what);
     return 1;
 }
@@ -85,7 +169,7 @@ static int read_int(md5_reader *r, const char *what, int64_t lo, int64_t hi, iq_
     iqi_token t = {r->tok.text, r->tok.length, r->tok.column, 0};
     if (!iqi_tok_int(&t, out))
         return iqi_fail_at_line(r->ctx, IQ_ERROR_SYNTAX, r->tok.line, r->tok.column, "%s: '%s' is not a whole number", what,
-                                iqi_q3_shown(&r->tok, shown));
+                                shown_token(&r->tok, shown));
     if (*out < lo || *out > hi)
         return iqi_fail_at_line(r->ctx, code, r->tok.line, r->tok.column, "%s is %lld; it must be %lld to %lld",
                                 what, (long long)*out, (long long)lo, (long long)hi);
@@ -123,7 +207,7 @@ static const char *read_name(md5_reader *r, const char *what) {
     char shown[48];
     if (!next(r, what)) return NULL;
     if (memchr(r->tok.text, 0, r->tok.length)) {
-        fail_here(r, IQ_ERROR_SYNTAX, "%s '%s' contains a NUL byte", what, iqi_q3_shown(&r->tok, shown));
+        fail_here(r, IQ_ERROR_SYNTAX, "%s '%s' contains a NUL byte", what, shown_token(&r->tok, shown));
         return NULL;
     }
     return iqi_strdup_n(r->ctx, r->tok.text, r->tok.length);
@@ -162,7 +246,7 @@ static void set_transform(iq_transform *t, const double pos[3], const double q[4
         t->scale[k] = 1;
     }
     for (int k = 0; k < 4; k++) t->rotate[k] = (float)q[k];
-    iqi_quat_normalize(t->rotate);
+    iqm_quat_normalize(t->rotate);
 }
 
 // -- The common header
@@ -197,7 +281,7 @@ static int read_header(md5_reader *r, md5_kind *kind) {
     else if (token_equals(&r->tok, "numFrames")) *kind = MD5_ANIM;
     else
         return fail_here(r, IQ_ERROR_SYNTAX, "expected 'numJoints' (an md5mesh) or 'numFrames' (an md5anim), found '%s'%s",
-                         iqi_q3_shown(&r->tok, shown), "");
+                         shown_token(&r->tok, shown), "");
     r->file = *kind == MD5_MESH ? "md5mesh" : "md5anim";
     if (missing)
         iqi_warn(r->ctx, IQ_WARNING_NONSTANDARD, "the %s has no %s line; read as version 10", r->file,
@@ -333,8 +417,13 @@ static int read_mesh_file(md5_reader *r) {
         uint32_t nv, nt, nw;
         char shown[48];
         /* Fewer meshes than numMeshes says (Red Eclipse ships such files): the ones there are. */
-        iqi_q3lexer before = r->lx;
-        if (iqi_q3lex_next(&r->lx, &r->tok, 0) == 0) { nm = i; break; }
+        md5_lexer before = r->lx;
+        int failed;
+        if (!lex_next(r, &r->tok, &failed)) {
+            if (failed) { ok = 0; break; }
+            nm = i;
+            break;
+        }
         r->lx = before;
         ok = expect(r, "mesh") && expect(r, "{") && next(r, "'shader'");
         if (!ok) break;
@@ -353,7 +442,7 @@ static int read_mesh_file(md5_reader *r) {
         mr->first_vertex = IQI_GROW_COUNT(g_uv, float) / 2;
         mr->first_tri = IQI_GROW_COUNT(g_idx, uint32_t) / 3;
         if (!token_equals(&r->tok, "numverts")) {
-            ok = fail_here(r, IQ_ERROR_SYNTAX, "expected 'numverts', found '%s'%s", iqi_q3_shown(&r->tok, shown), "");
+            ok = fail_here(r, IQ_ERROR_SYNTAX, "expected 'numverts', found '%s'%s", shown_token(&r->tok, shown), "");
             break;
         }
         if (!(ok = read_count(r, "numverts", 0, 8, &nv))) break;
@@ -499,7 +588,8 @@ static int read_mesh_file(md5_reader *r) {
         iqi_warn(ctx, IQ_WARNING_NONSTANDARD,
                  "the weights of some vertices place them up to %.4g units apart; skinning moves the weighted average "
                  "(exact in the bind pose)", counts.widest);
-    if (iqi_q3lex_next(&r->lx, &r->tok, 0) == 1)
+    int failed;
+    if (lex_next(r, &r->tok, &failed) == 1)
         iqi_warn(ctx, IQ_WARNING_IGNORED_DATA, "text after the last mesh (line %u) was ignored", r->tok.line);
     return 1;
 }
@@ -571,7 +661,7 @@ static int read_anim_file(md5_reader *r, const char *anim_name) {
         if (token_equals(&r->tok, "}")) break;
         if (!token_equals(&r->tok, "(")) {
             char shown[48];
-            return fail_here(r, IQ_ERROR_SYNTAX, "expected '(' or '}', found '%s'%s", iqi_q3_shown(&r->tok, shown), "");
+            return fail_here(r, IQ_ERROR_SYNTAX, "expected '(' or '}', found '%s'%s", shown_token(&r->tok, shown), "");
         }
         for (int k = 0; k < 3; k++)
             if (!read_number(r, "bounds minimum", &lo[k])) return 0;
@@ -646,7 +736,8 @@ static int read_anim_file(md5_reader *r, const char *anim_name) {
     if (!m->animations[0].name) return 0;
     m->animations[0].frame_count = nf;
     m->animations[0].framerate = (float)rate;
-    if (iqi_q3lex_next(&r->lx, &r->tok, 0) == 1)
+    int failed;
+    if (lex_next(r, &r->tok, &failed) == 1)
         iqi_warn(ctx, IQ_WARNING_IGNORED_DATA, "text after the last frame (line %u) was ignored", r->tok.line);
     return 1;
 }
@@ -671,8 +762,8 @@ int iqi_parse_md5(iqi_ctx *ctx) {
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.file = "MD5 file";
-    iqi_q3lex_init(&r.lx, ctx, ctx->data, ctx->size, IQI_Q3LEX_BRACES | IQI_Q3LEX_PARENS, 0);
-    md5_kind kind;
+    lex_init(&r.lx, ctx->data, ctx->size);
+    md5_kind kind = MD5_MESH;
     if (!read_header(&r, &kind)) return 0;
     if (kind == MD5_MESH) return read_mesh_file(&r);
     char name[128];

@@ -1,7 +1,7 @@
 /* Shared by the skeletal readers (iq_skeletal.h): normals from triangles,
  * and bone matrices as transforms. */
-#include "iq_skeletal.h"
-#include "iq_math.h"
+#include "formats/iq_skeletal.h"
+#include "base/iq_math.h"
 #include <stdlib.h>
 
 typedef struct { float p[3]; uint32_t vertex; } keyed_vertex;

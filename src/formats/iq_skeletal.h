@@ -5,7 +5,7 @@
 #ifndef IQ_SKELETAL_H
 #define IQ_SKELETAL_H
 
-#include "iq_internal.h"
+#include "base/iq_internal.h"
 
 /* model->normals from model->positions and indices: each vertex the sum of
  * its triangles' face normals weighted by area (clockwise fronts: (v2 - v0) x

@@ -25,8 +25,9 @@ export class Interquake {
   }
 
   /**
-   * Loads an IQM, IQE or MD3 model from bytes. The format comes from the magic bytes;
-   * options.name is only used in error messages, options.format forces a parser.
+   * Loads an IQM, IQE, MD3, MD5, DPM or ZYM model from bytes. The format comes from the magic bytes;
+   * options.name is used in error messages and by formats that name things after their file (an
+   * .md5anim's animation), options.format forces a parser.
    */
   load(bytes, options = {}) {
     const { name, format = 'auto' } = options;
@@ -34,7 +35,14 @@ export class Interquake {
     const wasm = this._wasm;
     const formatIndex = wasm.constants.format[format];
     if (formatIndex === undefined) throw new InterquakeError('invalid_argument', `unknown format '${format}'`, { file: name });
-    const handle = wasm.withBytes(input, (ptr, n) => wasm.exports.iq_wasm_load(ptr, n, formatIndex, wasm.errorPtr), name);
+    const handle = wasm.withBytes(input, (ptr, n) => {
+      const heap = wasm.arena(name); // the file's name, for formats that name things after it (an .md5anim's animation)
+      try {
+        return wasm.exports.iq_wasm_load(ptr, n, formatIndex, name == null ? 0 : heap.string(name), wasm.errorPtr);
+      } finally {
+        heap.free();
+      }
+    }, name);
     if (!handle) throw wasm.lastError(name);
     return new Model(this, handle, name);
   }

@@ -61,7 +61,10 @@ export function checkUse(file, use, caps, size, compressedSize = null) {
   }
 }
 /** File extensions, lower case without the dot: the one list of each (the viewer reads these too). */
-export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
+export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3',
+  'md5mesh', 'md5anim', // MD5 (docs/MD5.md): an .md5anim beside its .md5mesh is attached to it
+  'dpm', 'zym', // DarkPlaces (docs/DARKPLACES.md)
+];
 export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
 /** Images in the order Quake 3's texture lookup tries other extensions (then what OpenArena adds). */
 export const IMAGE_EXTENSIONS = ['tga', 'jpg', 'png', 'jpeg'];
@@ -238,7 +241,7 @@ export class Archive {
     }
     /** Every file's path, '/'-separated, in directory order (folders left out). */
     this.files = [...this._index.values()].map((entry) => entry.path);
-    /** Every .iqm, .iqe and .md3 inside. */
+    /** Every model file inside (MODEL_EXTENSIONS). */
     this.models = this.files.filter((path) => MODEL_EXTENSIONS.includes(extensionOf(path)));
     /** Quake 3 players: folders holding lower and upper models. */
     this.players = findPlayers(this.files);
