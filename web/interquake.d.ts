@@ -51,7 +51,8 @@ export interface InitOptions {
 export function init(options?: InitOptions): Promise<Interquake>;
 
 export interface LoadOptions {
-  /** Used in error messages only. */
+  /** The file's name: used in error messages, and by formats that name something after their file
+   * (an .md5anim's one animation takes the base name without extension). */
   name?: string;
   /** Forces a parser; 'auto' (the default) reads the magic bytes. */
   format?: 'auto' | Format;
