@@ -57,50 +57,6 @@ static int read_matrix(iqi_ctx *ctx, size_t at, float m[12], const char *what, u
     return 1;
 }
 
-/* Bones (name, parent, already read into m->joints) posed by `frames` sets
- * of matrices: frame poses as transforms, the binds from the first set, and
- * the world matrices of the first set into `world` (joint_count * 12). */
-static int poses_from_matrices(iqi_ctx *ctx, size_t (*at)(const iqi_ctx *, const void *, uint32_t), const void *arg,
-                               uint32_t frames, float *world) {
-    iq_model *m = ctx->model;
-    uint32_t nj = m->joint_count, sheared = 0;
-    float worst = 0;
-    m->frame_poses = iqi_alloc(ctx, (uint64_t)frames * nj, sizeof(iq_transform), "frames");
-    if (!m->frame_poses) return 0;
-    m->frame_count = frames;
-    for (uint32_t f = 0; f < frames; f++) {
-        size_t base = at(ctx, arg, f);
-        for (uint32_t j = 0; j < nj; j++) {
-            float mat[12], shear;
-            size_t here = base + (size_t)j * DP_MATRIX;
-            if (!read_matrix(ctx, here, mat, "bone matrix of frame", f)) return 0;
-            iq_transform *t = &m->frame_poses[(size_t)f * nj + j];
-            if (!iqi_transform_from_matrix(mat, t, &shear))
-                return iqi_fail(ctx, IQ_ERROR_BAD_VALUE, (int64_t)here, "frame %u: bone %u ('%s') has a matrix whose axes make no rotation", f, j,
-                                m->joints[j].name);
-            if (shear > 1e-4f * (1 + fabsf(mat[3]) + fabsf(mat[7]) + fabsf(mat[11]))) sheared++;
-            if (shear > worst) worst = shear;
-            if (f == 0) {
-                int32_t p = m->joints[j].parent;
-                if (p >= 0) iqm_mat_mul(world + 12 * (size_t)j, world + 12 * (size_t)p, mat);
-                else memcpy(world + 12 * (size_t)j, mat, sizeof mat);
-            }
-        }
-    }
-    uint32_t flat = 0;
-    for (uint32_t j = 0; j < nj; j++) {
-        m->joints[j].bind = m->frame_poses[j];
-        for (int k = 0; k < 3; k++)
-            if (m->joints[j].bind.scale[k] == 0) { m->joints[j].bind.scale[k] = 1; flat++; } /* the bind must be invertible */
-    }
-    if (flat)
-        iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u bone axes are scaled to 0 in pose 0 (a hidden part); their bind scale is 1", flat);
-    if (sheared)
-        iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u bone matrices have shear, which a rotation and scale cannot hold; off by up to %g",
-                 sheared, worst);
-    return 1;
-}
-
 /* Bones: name[32] and parent and flags (DPM) or flags and parent (ZYM). A
  * parent must come before its bone (DarkPlaces refuses the others too). */
 static int read_bones(iqi_ctx *ctx, size_t offset, uint32_t count, int parent_first) {
@@ -134,9 +90,11 @@ static void bounds_from(iq_bounds *b, const uint8_t *p, int with_xy) {
 
 // -- DPM
 
-static size_t dpm_frame_poses_at(const iqi_ctx *ctx, const void *arg, uint32_t f) {
+/* Frame f's matrix of bone j: 12 big-endian floats at the frame's bone positions. */
+static int dpm_matrix(iqi_ctx *ctx, const void *arg, uint32_t f, uint32_t j, float m[12]) {
     size_t frames = *(const size_t *)arg;
-    return be32(ctx->data + frames + (size_t)f * DPM_FRAME + 64);
+    size_t at = be32(ctx->data + frames + (size_t)f * DPM_FRAME + 64) + (size_t)j * DP_MATRIX;
+    return read_matrix(ctx, at, m, "bone matrix of frame", f);
 }
 
 /* Frames named "<name>_0", "<name>_1", ... (as DarkPlaces' dpmodel tool
@@ -192,7 +150,7 @@ int iqi_parse_dpm(iqi_ctx *ctx) {
     float *world = iqi_alloc(ctx, nb, 12 * sizeof(float), "bone matrices");
     const char **names = iqi_alloc(ctx, nf, sizeof(char *), "frame names");
     m->frame_bounds = iqi_alloc(ctx, nf, sizeof(iq_bounds), "frame bounds");
-    if (!world || !names || !m->frame_bounds || !poses_from_matrices(ctx, dpm_frame_poses_at, &of, nf, world)) return 0;
+    if (!world || !names || !m->frame_bounds || !iqi_poses_from_matrices(ctx, dpm_matrix, &of, nf, world)) return 0;
     for (uint32_t f = 0; f < nf; f++) {
         const uint8_t *fr = d + of + (size_t)f * DPM_FRAME;
         if (!(names[f] = fixed_name(ctx, fr))) return 0;
@@ -315,8 +273,9 @@ int iqi_parse_dpm(iqi_ctx *ctx) {
 
 // -- ZYM
 
-static size_t zym_pose_at(const iqi_ctx *ctx, const void *arg, uint32_t f) {
-    return *(const size_t *)arg + (size_t)f * ctx->model->joint_count * DP_MATRIX;
+static int zym_matrix(iqi_ctx *ctx, const void *arg, uint32_t f, uint32_t j, float m[12]) {
+    size_t at = *(const size_t *)arg + ((size_t)f * ctx->model->joint_count + j) * DP_MATRIX;
+    return read_matrix(ctx, at, m, "bone matrix of pose", f);
 }
 
 int iqi_parse_zym(iqi_ctx *ctx) {
@@ -356,7 +315,7 @@ int iqi_parse_zym(iqi_ctx *ctx) {
                         (unsigned long long)ns * 4 + (unsigned long long)nt * 12);
     if (!read_bones(ctx, lump[BONES][0], nb, 0)) return 0;
     float *world = iqi_alloc(ctx, nb, 12 * sizeof(float), "bone matrices");
-    if (!world || !poses_from_matrices(ctx, zym_pose_at, &lump[POSES][0], (uint32_t)poses, world)) return 0;
+    if (!world || !iqi_poses_from_matrices(ctx, zym_matrix, &lump[POSES][0], (uint32_t)poses, world)) return 0;
 
     /* scenes: the animations */
     m->animations = iqi_alloc(ctx, nsc ? nsc : 1, sizeof(iq_animation), "scenes");

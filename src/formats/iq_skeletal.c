@@ -137,3 +137,38 @@ int iqi_transform_from_matrix(const float m[12], iq_transform *out, float *shear
     *shear = worst;
     return 1;
 }
+
+int iqi_poses_from_matrices(iqi_ctx *ctx, iqi_matrix_reader matrix, const void *arg, uint32_t frames, float *world) {
+    iq_model *m = ctx->model;
+    uint32_t nj = m->joint_count, sheared = 0, flat = 0;
+    float worst = 0;
+    m->frame_poses = iqi_alloc(ctx, (uint64_t)frames * nj, sizeof(iq_transform), "frames");
+    if (!m->frame_poses) return 0;
+    m->frame_count = frames;
+    for (uint32_t f = 0; f < frames; f++)
+        for (uint32_t j = 0; j < nj; j++) {
+            float mat[12], shear;
+            if (!matrix(ctx, arg, f, j, mat)) return 0;
+            iq_transform *t = &m->frame_poses[(size_t)f * nj + j];
+            if (!iqi_transform_from_matrix(mat, t, &shear))
+                return iqi_fail(ctx, IQ_ERROR_BAD_VALUE, -1, "frame %u: bone %u ('%s') has a matrix whose axes make no rotation", f, j,
+                                m->joints[j].name);
+            if (shear > 1e-4f * (1 + fabsf(mat[3]) + fabsf(mat[7]) + fabsf(mat[11]))) sheared++;
+            if (shear > worst) worst = shear;
+            if (f == 0) {
+                int32_t p = m->joints[j].parent;
+                if (p >= 0) iqm_mat_mul(world + 12 * (size_t)j, world + 12 * (size_t)p, mat);
+                else memcpy(world + 12 * (size_t)j, mat, sizeof mat);
+            }
+        }
+    for (uint32_t j = 0; j < nj; j++) {
+        m->joints[j].bind = m->frame_poses[j];
+        for (int k = 0; k < 3; k++)
+            if (m->joints[j].bind.scale[k] == 0) { m->joints[j].bind.scale[k] = 1; flat++; }
+    }
+    if (flat) iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u bone axes are scaled to 0 in pose 0 (a hidden part); their bind scale is 1", flat);
+    if (sheared)
+        iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u bone matrices have shear, which a rotation and scale cannot hold; off by up to %g",
+                 sheared, worst);
+    return 1;
+}

@@ -24,4 +24,14 @@ int iqi_normals_from_triangles(iqi_ctx *ctx, int weld);
  * not 0 only for matrices with shear. */
 int iqi_transform_from_matrix(const float m[12], iq_transform *out, float *shear);
 
+/* The joints (already in m->joints, names and parents) posed by `frames`
+ * sets of 3x4 matrices relative to their parents, each read by `matrix`
+ * (0 after an error): m->frame_poses, the binds from set 0 (an axis scaled
+ * to 0 there gets bind scale 1, so the bind stays invertible: warned), and
+ * set 0's world matrices into `world` (joint_count * 12) for building the
+ * mesh as DarkPlaces and ioquake3 do. Shear is kept as the nearest rotation
+ * and scale, warned. */
+typedef int (*iqi_matrix_reader)(iqi_ctx *ctx, const void *arg, uint32_t frame, uint32_t joint, float m[12]);
+int iqi_poses_from_matrices(iqi_ctx *ctx, iqi_matrix_reader matrix, const void *arg, uint32_t frames, float *world);
+
 #endif
