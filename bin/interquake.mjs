@@ -50,7 +50,7 @@ TARGET is
   validate: `usage: interquake validate PATH... [--json] [--warnings] [--workers N] [--timeout SECONDS]
 
 Walks files, folders and .pk3/.zip archives; loads every model (.iqm, .iqe, .md3, .md5mesh,
-.md5anim, .dpm, .zym) and every
+.md5anim, .dpm, .zym, .mdr) and every
 Quake 3 player (a folder with lower, upper and head models, loose or inside an archive, checked
 with every skin). Prints one line per problem, "PATH: CODE: MESSAGE", then a summary.
 Exits 1 when something failed, 0 otherwise.
@@ -61,7 +61,7 @@ Exits 1 when something failed, 0 otherwise.
   --timeout S     seconds one item may take before its worker is stopped (default 60)`,
   convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
 
-OUT.glb: writes IN (an IQM, IQE, MD3, MD5, DPM or ZYM model, a Quake 3 player folder, or
+OUT.glb: writes IN (an IQM, IQE, MD3, MD5, DPM, ZYM or MDR model, a Quake 3 player folder, or
 ARCHIVE:PATH naming a model or a player inside a .pk3) as binary glTF 2.0 with its animations and
 embedded textures (docs/GLTF.md); an .md5mesh brings the .md5anim files of its folder. Textures not found are reported on stderr; the GLB is written anyway.
 
@@ -70,7 +70,7 @@ embedded textures (docs/GLTF.md); an .md5mesh brings the .md5anim files of its f
   --pk3 ARCHIVE   with ARCHIVE:PATH as IN: read that archive and ARCHIVE as one Quake 3 file
                   system (textures and shader scripts from other pk3s; repeat for more)
 
-OUT.iqm: writes IN (an IQM, IQE, MD3, MD5, DPM or ZYM model, or ARCHIVE:PATH) as IQM v2. An MD3 converts when it has one
+OUT.iqm: writes IN (an IQM, IQE, MD3, MD5, DPM, ZYM or MDR model, or ARCHIVE:PATH) as IQM v2. An MD3 converts when it has one
 frame, or frames that are all the same (it becomes a static IQM); vertex animation is refused
 (IQM holds skeletal animation only). The file is written under a temporary name and renamed, so
 OUT is never left half written.
@@ -84,7 +84,7 @@ const OPTIONS = {
   convert: { format: 'value', skin: 'value', lod: 'value', pk3: 'list' },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3',
-  'md5', 'dpm', 'zym'];
+  'md5', 'dpm', 'zym', 'mdr'];
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;

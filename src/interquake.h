@@ -54,6 +54,7 @@ typedef enum iq_format {
     IQ_FORMAT_AUTO = 0, IQ_FORMAT_IQM, IQ_FORMAT_IQE, IQ_FORMAT_MD3,
     IQ_FORMAT_MD5, /* Doom 3's .md5mesh and .md5anim (docs/MD5.md) */
     IQ_FORMAT_DPM, IQ_FORMAT_ZYM, /* DarkPlaces (docs/DARKPLACES.md) */
+    IQ_FORMAT_MDR, /* ioquake3's skeletal format (docs/MDR.md) */
 } iq_format;
 
 /* What went wrong, where. offset is a byte offset into the input (-1 when it

@@ -1,7 +1,7 @@
 // Type declarations for the interquake JS API (web/interquake.js).
 
 export type Format = 'iqm' | 'iqe' | 'md3'
-  | 'md5' | 'dpm' | 'zym';
+  | 'md5' | 'dpm' | 'zym' | 'mdr';
 
 // Symbol.dispose (the `using` declaration) for consumers whose lib predates it (before esnext /
 // es2025), declared as lib.esnext.disposable and @types/node declare it, so the declarations merge.

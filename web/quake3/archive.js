@@ -64,6 +64,7 @@ export function checkUse(file, use, caps, size, compressedSize = null) {
 export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3',
   'md5mesh', 'md5anim', // MD5 (docs/MD5.md): an .md5anim beside its .md5mesh is attached to it
   'dpm', 'zym', // DarkPlaces (docs/DARKPLACES.md)
+  'mdr', // ioquake3's skeletal format (docs/MDR.md)
 ];
 export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
 /** Images in the order Quake 3's texture lookup tries other extensions (then what OpenArena adds). */

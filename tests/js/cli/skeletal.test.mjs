@@ -1,4 +1,4 @@
-// The command line on the skeletal formats of issue 21 (MD5, DPM, ZYM), run as `npx interquake` runs:
+// The command line on the skeletal formats of issue 21 (MD5, DPM, ZYM, MDR), run as `npx interquake` runs:
 // an .md5mesh brings the .md5anim files of its folder (one that does not fit is a warning), info and
 // convert to IQM and GLB see the attached animations, validate checks every file, and the formats
 // can be forced with --format.
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from 'interquake';
 import { handMadeDPM, handMadeZYM } from '../lib/darkplaces-build.mjs';
+import { handMadeMDR } from '../lib/mdr-build.mjs';
 
 const bin = fileURLToPath(new URL('../../../bin/interquake.mjs', import.meta.url));
 const fixtures = fileURLToPath(new URL('../../fixtures/md5/', import.meta.url));
@@ -26,6 +27,7 @@ function withFolder(fn) {
     writeFileSync(join(dir, 'other.md5anim'), readFileSync(join(fixtures, 'arm_wave.md5anim'), 'latin1').replace('"hand"', '"foot"'));
     writeFileSync(join(dir, 'hand.dpm'), handMadeDPM());
     writeFileSync(join(dir, 'hand.zym'), handMadeZYM());
+    writeFileSync(join(dir, 'arm.mdr'), handMadeMDR({ compressed: true }));
     return fn(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -66,12 +68,12 @@ test('convert: an .md5mesh with its anims to IQM and GLB; DPM and ZYM too', () =
   }
 }));
 
-test('validate: every MD5, DPM and ZYM file in a folder; --format forces a reader', () => withFolder((dir) => {
+test('validate: every MD5, DPM, ZYM and MDR file in a folder; --format forces a reader', () => withFolder((dir) => {
   const r = run('validate', dir, '--json');
   assert.equal(r.status, 0, r.stderr + r.stdout);
   const doc = JSON.parse(r.stdout);
   const paths = doc.items.map((i) => i.path.split(/[\\/]/).pop()).sort();
-  assert.deepEqual(paths, ['arm.md5mesh', 'arm_wave.md5anim', 'hand.dpm', 'hand.zym', 'other.md5anim']);
+  assert.deepEqual(paths, ['arm.md5mesh', 'arm.mdr', 'arm_wave.md5anim', 'hand.dpm', 'hand.zym', 'other.md5anim']);
   writeFileSync(join(dir, 'broken.md5mesh'), 'MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 0\njoints {\n"a" -1 ( 0 x 0 ) ( 0 0 0 )\n}\n');
   const bad = run('validate', dir);
   assert.equal(bad.status, 1);

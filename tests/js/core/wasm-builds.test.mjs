@@ -10,6 +10,7 @@ import { init as initLite } from '../../../web/interquake-lite.js';
 import { parseShaderScript, evaluateStage, shaderEnv, deformVertices } from '../../../web/quake3/shaders.js';
 import { buildMD3 } from '../lib/md3-build.mjs';
 import { handMadeDPM, handMadeZYM } from '../lib/darkplaces-build.mjs';
+import { handMadeMDR } from '../lib/mdr-build.mjs';
 
 const CORPUS = new URL('../../../../shared/corpus/', import.meta.url);
 const full = await initFull();
@@ -77,11 +78,12 @@ test('the viewer build says unsupported for the writers it leaves out', async ()
   }
 });
 
-test('the viewer build leaves out the MD5, DPM and ZYM readers and says so; interquake.wasm reads them', () => {
+test('the viewer build leaves out the MD5, DPM, ZYM and MDR readers and says so; interquake.wasm reads them', () => {
   const files = [
     [readFileSync(new URL('../../fixtures/md5/arm.md5mesh', import.meta.url)), 'MD5'],
     [handMadeDPM(), 'DPM'],
     [handMadeZYM(), 'ZYM'],
+    [handMadeMDR(), 'MDR'],
   ];
   for (const [bytes, what] of files) {
     for (const build of [lite, liteBaseline]) {
