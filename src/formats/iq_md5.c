@@ -246,7 +246,7 @@ static void set_transform(iq_transform *t, const double pos[3], const double q[4
         t->scale[k] = 1;
     }
     for (int k = 0; k < 4; k++) t->rotate[k] = (float)q[k];
-    iqm_quat_normalize(t->rotate);
+    iqi_quat_normalize(t->rotate);
 }
 
 // -- The common header

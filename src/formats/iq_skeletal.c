@@ -123,13 +123,13 @@ int iqi_transform_from_matrix(const float m[12], iq_transform *out, float *shear
         q[3] = (r[1][0] - r[0][1]) / t; q[0] = (r[0][2] + r[2][0]) / t; q[1] = (r[1][2] + r[2][1]) / t; q[2] = t / 4;
     }
     for (int k = 0; k < 4; k++) out->rotate[k] = (float)q[k];
-    iqm_quat_normalize(out->rotate);
+    iqi_quat_normalize(out->rotate);
     for (int k = 0; k < 3; k++) {
         out->scale[k] = (float)s[k];
         out->translate[k] = m[4 * k + 3];
     }
     float back[12], worst = 0;
-    iqm_mat_from_transform(back, out);
+    iqi_mat_from_transform(back, out);
     for (int i = 0; i < 12; i++) {
         float d = fabsf(back[i] - m[i]);
         if (!(d <= worst)) worst = d; /* NaN counts as the worst */
@@ -157,7 +157,7 @@ int iqi_poses_from_matrices(iqi_ctx *ctx, iqi_matrix_reader matrix, const void *
             if (shear > worst) worst = shear;
             if (f == 0) {
                 int32_t p = m->joints[j].parent;
-                if (p >= 0) iqm_mat_mul(world + 12 * (size_t)j, world + 12 * (size_t)p, mat);
+                if (p >= 0) iqi_mat_mul(world + 12 * (size_t)j, world + 12 * (size_t)p, mat);
                 else memcpy(world + 12 * (size_t)j, mat, sizeof mat);
             }
         }

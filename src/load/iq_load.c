@@ -58,10 +58,10 @@ static int finish_model(iqi_ctx *ctx) {
         if (!m->inverse_bind || !world) return 0;
         for (uint32_t i = 0; i < nj; i++) {
             float local[12];
-            iqm_mat_from_transform(local, &m->joints[i].bind);
-            if (m->joints[i].parent >= 0) iqm_mat_mul(world + 12 * i, world + 12 * m->joints[i].parent, local);
+            iqi_mat_from_transform(local, &m->joints[i].bind);
+            if (m->joints[i].parent >= 0) iqi_mat_mul(world + 12 * i, world + 12 * m->joints[i].parent, local);
             else memcpy(world + 12 * i, local, sizeof local);
-            if (!iqm_mat_invert(m->inverse_bind + 12 * i, world + 12 * i))
+            if (!iqi_mat_invert(m->inverse_bind + 12 * i, world + 12 * i))
                 return iqi_fail(ctx, IQ_ERROR_BAD_VALUE, -1,
                                 "the bind pose of joint %u ('%s') is not invertible (zero scale?)", i, m->joints[i].name);
         }

@@ -37,8 +37,8 @@ static void test_model(int compressed) {
         }
     }
     float tag[16];
-    CHECK(iq_tag_matrix(m, "tag_hand", 0, tag) == 1 && near3(tag + 12, 1, 0, 0) && near3(tag, 0, 1, 0), "the tag on bone 1 at frame 0");
-    CHECK(iq_tag_matrix(m, "tag_hand", 1, tag) == 1 && near3(tag, -1, 0, 0), "and at frame 1");
+    CHECK(iq_tag_matrix(m, "tag_hand", 0, tag) == IQ_ERROR_NONE && near3(tag + 12, 1, 0, 0) && near3(tag, 0, 1, 0), "the tag on bone 1 at frame 0");
+    CHECK(iq_tag_matrix(m, "tag_hand", 1, tag) == IQ_ERROR_NONE && near3(tag, -1, 0, 0), "and at frame 1");
     iq_free(m);
 }
 

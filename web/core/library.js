@@ -35,16 +35,15 @@ export class Interquake {
     const wasm = this._wasm;
     const formatIndex = wasm.constants.format[format];
     if (formatIndex === undefined) throw new InterquakeError('invalid_argument', `unknown format '${format}'`, { file: name });
-    const handle = wasm.withBytes(input, (ptr, n) => {
-      const heap = wasm.arena(name); // the file's name, for formats that name things after it (an .md5anim's animation)
-      try {
-        return wasm.exports.iq_wasm_load(ptr, n, formatIndex, name == null ? 0 : heap.string(name), wasm.errorPtr);
-      } finally {
-        heap.free();
-      }
-    }, name);
-    if (!handle) throw wasm.lastError(name);
-    return new Model(this, handle, name);
+    // The file's name, for formats that name something after their file (an .md5anim's animation).
+    const heap = wasm.arena(name);
+    try {
+      const namePtr = name == null ? 0 : heap.string(name);
+      const handle = wasm.makeWithBytes(input, 'iq_wasm_load', [formatIndex, namePtr, wasm.errorPtr], name);
+      return new Model(this, handle, name);
+    } finally {
+      heap.free();
+    }
   }
 
   /**
@@ -59,8 +58,7 @@ export class Interquake {
     const wasm = this._wasm;
     wasm.need('iq_wasm_write_iqm', 'writeIQM()');
     const sizePtr = wasm.scratch;
-    const ptr = wasm.exports.iq_wasm_write_iqm(model._handle, sizePtr, wasm.errorPtr);
-    if (!ptr) throw wasm.lastError(model.name);
+    const ptr = wasm.make('iq_wasm_write_iqm', [model._handle, sizePtr, wasm.errorPtr], model.name);
     const bytes = wasm.copy(ptr, wasm.u32(sizePtr));
     wasm.free(ptr);
     return bytes;
@@ -95,13 +93,12 @@ export class Interquake {
     const { name } = options;
     const input = toBytes(bytes, 'decodeTGA()', name);
     const wasm = this._wasm;
-    const image = wasm.withBytes(input, (ptr, n) => wasm.exports.iq_wasm_decode_tga(ptr, n, wasm.errorPtr), name);
-    if (!image) throw wasm.lastError(name);
+    const image = wasm.makeWithBytes(input, 'iq_wasm_decode_tga', [wasm.errorPtr], name);
     try {
       const { width, height, data } = wasm.read('iq_image', image);
       return { width, height, data: wasm.copy(data, width * height * 4) };
     } finally {
-      wasm.exports.iq_wasm_image_free(image);
+      wasm.value('iq_wasm_image_free', image);
     }
   }
 
@@ -134,7 +131,7 @@ export class Interquake {
   }
 
   /** Bytes held by live models in the WASM heap (for leak checks). */
-  get liveBytes() { return this._wasm.exports.iq_wasm_live_bytes(); }
+  get liveBytes() { return this._wasm.value('iq_wasm_live_bytes'); }
 
   /** Current size of the WASM memory in bytes. */
   get memoryBytes() { return this._wasm.heap.byteLength; }
