@@ -130,7 +130,8 @@ build_wasm() {
     simd=(); [ $variant = simd ] && simd=(-msimd128)
     # The two object sets of a variant side by side (2 cores).
     wasm_objects "$WASM_OBJ/$variant" -O2 "${simd[@]}" -- "${WASM_SOURCES[@]}" & local pid=$!
-    wasm_objects "$WASM_OBJ/$variant-size" -Os "${simd[@]}" -- "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c
+    # (-DIQI_VIEWER_BUILD: the load leaves out the readers a plain page does not need, MD5, DPM and ZYM)
+    wasm_objects "$WASM_OBJ/$variant-size" -Os -DIQI_VIEWER_BUILD "${simd[@]}" -- "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c
     wait "$pid"
   done
   local suffix

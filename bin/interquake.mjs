@@ -50,7 +50,8 @@ TARGET is
                   for more; a later file name wins, as the game sorts pk3s)`,
   validate: `usage: interquake validate PATH... [--json] [--warnings] [--alone] [--workers N] [--timeout SECONDS]
 
-Walks files, folders and .pk3/.zip archives; loads every model (.iqm, .iqe, .md3) and every
+Walks files, folders and .pk3/.zip archives; loads every model (.iqm, .iqe, .md3, .md5mesh,
+.md5anim, .dpm, .zym, .mdr) and every
 Quake 3 player (a folder with lower, upper and head models, loose or inside an archive, checked
 with every skin; the .pk3s of one folder are read together, as the game mounts them). Prints one
 line per problem, "PATH: CODE: MESSAGE", a line per model format skipped ("skipped 859 .md2 (not
@@ -64,10 +65,11 @@ read yet: ...)"), then a summary. Exits 1 when something failed, 0 otherwise.
   convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
                   [--weapon NAME] [--anim FILE]... [--front x|z] [--ground] [--scale N|metres]
 
-OUT.glb: writes IN (an IQM, IQE or MD3 model, a Quake 3 player folder, or ARCHIVE:PATH naming a
-model or a player inside a .pk3) as binary glTF 2.0 with its animations and embedded textures
-(docs/GLTF.md). Textures not found are reported on stderr; the GLB is written anyway. A model on
-disk gets the animations of the animation-only files beside it (as the viewer attaches them).
+OUT.glb: writes IN (an IQM, IQE, MD3, MD5, DPM, ZYM or MDR model, a Quake 3 player folder, or
+ARCHIVE:PATH naming a model or a player inside a .pk3) as binary glTF 2.0 with its animations and
+embedded textures (docs/GLTF.md). Textures not found are reported on stderr; the GLB is written
+anyway. A model on disk gets the animations of the animation-only files beside it (as the viewer
+attaches them); an .md5mesh brings the .md5anim files of its folder.
 
   --skin NAME     the player's skin (default: 'default')
   --lod N         the player's level of detail (0, 1, 2)
@@ -80,7 +82,7 @@ disk gets the animations of the animation-only files beside it (as the viewer at
   --pk3 ARCHIVE   with ARCHIVE:PATH as IN: read that archive and ARCHIVE as one Quake 3 file
                   system (textures and shader scripts from other pk3s; repeat for more)
 
-OUT.iqm: writes IN (an IQM, IQE or MD3 model, or ARCHIVE:PATH) as IQM v2. An MD3 converts when it has one
+OUT.iqm: writes IN (an IQM, IQE, MD3, MD5, DPM, ZYM or MDR model, or ARCHIVE:PATH) as IQM v2. An MD3 converts when it has one
 frame, or frames that are all the same (it becomes a static IQM); vertex animation is refused
 (IQM holds skeletal animation only). The file is written under a temporary name and renamed, so
 OUT is never left half written.
@@ -95,7 +97,8 @@ const OPTIONS = {
     format: 'value', skin: 'value', lod: 'value', pk3: 'list', weapon: 'value', anim: 'list', front: 'value', ground: 'flag', scale: 'value',
   },
 };
-const FORMATS = ['auto', 'iqm', 'iqe', 'md3'];
+const FORMATS = ['auto', 'iqm', 'iqe', 'md3',
+  'md5', 'dpm', 'zym', 'mdr'];
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;

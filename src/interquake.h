@@ -55,7 +55,12 @@ typedef enum iq_warning_code {
     IQ_WARNING_COUNT
 } iq_warning_code;
 
-typedef enum iq_format { IQ_FORMAT_AUTO = 0, IQ_FORMAT_IQM, IQ_FORMAT_IQE, IQ_FORMAT_MD3 } iq_format;
+typedef enum iq_format {
+    IQ_FORMAT_AUTO = 0, IQ_FORMAT_IQM, IQ_FORMAT_IQE, IQ_FORMAT_MD3,
+    IQ_FORMAT_MD5, /* Doom 3's .md5mesh and .md5anim (docs/MD5.md) */
+    IQ_FORMAT_DPM, IQ_FORMAT_ZYM, /* DarkPlaces (docs/DARKPLACES.md) */
+    IQ_FORMAT_MDR, /* ioquake3's skeletal format (docs/MDR.md) */
+} iq_format;
 
 /* What went wrong, where. offset is a byte offset into the input (-1 when it
  * does not apply); line/column are 1-based for text formats (0 otherwise). */
@@ -92,6 +97,9 @@ typedef struct iq_limits {
 typedef struct iq_load_opts {
     iq_format format;         /* IQ_FORMAT_AUTO: from the magic bytes */
     iq_limits limits;
+    /* The file's name or path (NULL: none), for what a format names after its
+     * file: an .md5anim's one animation takes the base name without extension. */
+    const char *name;
 } iq_load_opts;
 
 typedef struct iq_mesh {

@@ -1,6 +1,7 @@
 // Type declarations for the interquake JS API (web/interquake.js).
 
-export type Format = 'iqm' | 'iqe' | 'md3';
+export type Format = 'iqm' | 'iqe' | 'md3'
+  | 'md5' | 'dpm' | 'zym' | 'mdr';
 
 // Symbol.dispose (the `using` declaration) for consumers whose lib predates it (before esnext /
 // es2025), declared as lib.esnext.disposable and @types/node declare it, so the declarations merge.
@@ -51,7 +52,8 @@ export interface InitOptions {
 export function init(options?: InitOptions): Promise<Interquake>;
 
 export interface LoadOptions {
-  /** Used in error messages only. */
+  /** The file's name: used in error messages, and by formats that name something after their file
+   * (an .md5anim's one animation takes the base name without extension). */
   name?: string;
   /** Forces a parser; 'auto' (the default) reads the magic bytes. */
   format?: 'auto' | Format;

@@ -59,6 +59,11 @@ async function attachAnimations(iq, target, options, notes) {
   for (const path of options.anim ?? []) attach(await readBytes(path), path, true);
 }
 
+// Animation files beside the model that did not attach (an .md5mesh's .md5anim files: targets.mjs).
+function warnAttached(target) {
+  for (const w of target.warnings ?? []) process.stderr.write(`interquake: warning ${w.code}: ${w.message}\n`);
+}
+
 async function convertGLB(iq, input, output, options) {
   const target = await openTarget(iq, input, options);
   if (target.kind === 'archive') throw new InputError(`${target.path}: is an archive (name an entry: ARCHIVE:PATH)`, 'invalid_argument');
@@ -74,6 +79,7 @@ async function convertGLB(iq, input, output, options) {
     target.player.dispose();
     throw new InputError(`${target.path}: weapon '${options.weapon}' not found`, 'missing_file');
   }
+  warnAttached(target);
   let result;
   const notes = [];
   try {
@@ -109,6 +115,7 @@ export async function commandConvert(positional, options) {
     throw new InputError(`${target.path}: is ${target.kind === 'player' ? 'a player (convert its parts one by one)' : 'an archive (name an entry: ARCHIVE:PATH)'}, not a model`, 'invalid_argument');
   }
   const { model } = target;
+  warnAttached(target);
   let bytes;
   let tags = [];
   try {

@@ -194,10 +194,44 @@ export async function openTarget(iq, target, options = {}) {
     // textures of a model inside an archive: by game path, or beside the model
     const dir = inner.includes('/') ? inner.slice(0, inner.lastIndexOf('/') + 1) : '';
     const textures = (path) => (archive.has(path) ? archive.read(path) : archive.has(dir + path) ? archive.read(dir + path) : null);
-    return { kind: 'model', path: name, bytes: entryBytes.length, model: iq.load(entryBytes, { name, format: options.format }), textures };
+    const model = iq.load(entryBytes, { name, format: options.format });
+    const warnings = attachAnimationsBeside(iq, model, inner, archive.files.filter((f) => f.toLowerCase().startsWith(dir.toLowerCase())),
+      (path) => archive.read(path, { use: 'model' }), `${path}:`);
+    return { kind: 'model', path: name, bytes: entryBytes.length, model, textures, warnings };
   }
   if (options.pk3?.length) throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
-  return { kind: 'model', path, folder: dirname(path), bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
+  const model = iq.load(bytes, { name: path, format: options.format });
+  let warnings = [];
+  if (ANIMATED_BESIDE.test(path)) {
+    const dir = dirname(path);
+    const names = (await readdir(dir).catch(() => [])).sort().map((n) => join(dir, n));
+    const read = new Map();
+    for (const file of names.filter((n) => ANIMATION_BESIDE.test(n))) read.set(file, await readBytes(file));
+    warnings = attachAnimationsBeside(iq, model, path, [...read.keys()], (file) => read.get(file), '');
+  }
+  return { kind: 'model', path, folder: dirname(path), bytes: bytes.length, model, textures: diskTextures(path), warnings };
+}
+
+// MD5 (docs/MD5.md): the .md5anim files in a .md5mesh's folder are its animations, attached in
+// name order (each named after its file); one whose joints do not fit is left out with a warning.
+const ANIMATED_BESIDE = /\.md5mesh$/i;
+const ANIMATION_BESIDE = /\.md5anim$/i;
+function attachAnimationsBeside(iq, model, path, siblings, read, prefix) {
+  const warnings = [];
+  if (!ANIMATED_BESIDE.test(path)) return warnings;
+  const folder = (p) => p.replace(/\\/g, '/').replace(/[^/]*$/, '');
+  for (const file of siblings.filter((f) => ANIMATION_BESIDE.test(f) && folder(f) === folder(path)).sort()) {
+    let source = null;
+    try {
+      source = iq.load(read(file), { name: `${prefix}${file}` });
+      model.attachAnimations(source);
+    } catch (err) {
+      warnings.push({ code: err.code || 'skeleton_mismatch', message: `${prefix}${file}: not attached (${err.message})` });
+    } finally {
+      source?.dispose();
+    }
+  }
+  return warnings;
 }
 
 const FOLDER_FILES = 4096; // files of a model folder looked at (its cfgs and skins read, its models loaded once)

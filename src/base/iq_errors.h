@@ -15,7 +15,7 @@
     X(INVALID_ARGUMENT, "invalid_argument", "invalid argument") \
     X(OUT_OF_MEMORY,    "out_of_memory",    "out of memory") \
     X(LIMIT,            "limit",            "a count or size is over a documented limit") \
-    X(UNKNOWN_FORMAT,   "unknown_format",   "not an IQM, IQE or MD3 file") \
+    X(UNKNOWN_FORMAT,   "unknown_format",   "not a model format interquake reads") \
     X(BAD_MAGIC,        "bad_magic",        "wrong magic bytes") \
     X(BAD_VERSION,      "bad_version",      "unsupported format version") \
     X(BAD_FILESIZE,     "bad_filesize",     "the header's file size does not fit the data") \

@@ -63,6 +63,7 @@ typedef struct iqi_ctx {
     iq_model *model;
     iq_limits limits;     /* with defaults filled in */
     uint32_t repaired[5]; /* per iqi_vector_kind: optional vertex vectors repaired (iq_numbers.c) */
+    const char *name;     /* iq_load_opts.name: the file's name, or NULL */
 } iqi_ctx;
 
 /* Public entry points start with this: it clears the caller's error struct,

@@ -10,5 +10,9 @@
 int iqi_parse_iqm(iqi_ctx *ctx); /* formats/iq_iqm.c */
 int iqi_parse_iqe(iqi_ctx *ctx); /* formats/iqe/iq_iqe.c */
 int iqi_parse_md3(iqi_ctx *ctx); /* formats/iq_md3.c */
+int iqi_parse_md5(iqi_ctx *ctx); /* formats/iq_md5.c */
+int iqi_parse_dpm(iqi_ctx *ctx); /* formats/iq_darkplaces.c */
+int iqi_parse_zym(iqi_ctx *ctx); /* formats/iq_darkplaces.c */
+int iqi_parse_mdr(iqi_ctx *ctx); /* formats/iq_mdr.c */
 
 #endif

@@ -103,16 +103,12 @@ static const struct { const char *magic; size_t size; const char *what; } siblin
     {"IDPO", 4, "a Quake 1 MDL model (IDPO)"},
     {"IDP2", 4, "a Quake 2 MD2 model (IDP2)"},
     {"IDPC", 4, "a Return to Castle Wolfenstein MDC model (IDPC)"},
-    {"RDM5", 4, "an ioquake3 MDR model (RDM5)"},
     {"MDSW", 4, "a Wolfenstein MDS model (MDSW)"},
     {"MDMW", 4, "a Wolfenstein: Enemy Territory MDM mesh (MDMW)"},
     {"MDXW", 4, "a Wolfenstein: Enemy Territory MDX skeleton (MDXW)"},
     {"IDST", 4, "a Half-Life studio MDL model (IDST)"},
     {"IDSQ", 4, "a Half-Life MDL sequence file (IDSQ)"},
     {"IDSP", 4, "a Quake sprite (IDSP)"},
-    {"MD5Version", 10, "an MD5 mesh or animation (MD5Version)"},
-    {"ZYMOTICMODEL", 12, "a Darkplaces ZYM model (ZYMOTICMODEL)"},
-    {"DARKPLACESMODEL", 15, "a Darkplaces DPM model (DARKPLACESMODEL)"},
     {"ACTRHEAD", 8, "an Unreal PSK mesh (ACTRHEAD)"},
     {"ANIMHEAD", 8, "an Unreal PSA animation (ANIMHEAD)"},
     {"glTF", 4, "a binary glTF model (glTF)"},
@@ -129,6 +125,11 @@ static iq_format detect_format(const uint8_t *d, size_t n) {
     if (starts_with(d, n, "INTERQUAKEMODEL", 15)) return IQ_FORMAT_IQM;
     if (starts_with(d, n, "IDP3", 4)) return IQ_FORMAT_MD3;
     if (starts_with(d, n, "# Inter-Quake Export", 20)) return IQ_FORMAT_IQE;
+    /* MD5 text starts with its version line; Red Eclipse ships files that start at the commandline */
+    if (starts_with(d, n, "MD5Version", 10) || starts_with(d, n, "commandline", 11)) return IQ_FORMAT_MD5;
+    if (starts_with(d, n, "DARKPLACESMODEL", 16)) return IQ_FORMAT_DPM;
+    if (starts_with(d, n, "ZYMOTICMODEL", 12)) return IQ_FORMAT_ZYM;
+    if (starts_with(d, n, "RDM5", 4)) return IQ_FORMAT_MDR;
     return IQ_FORMAT_AUTO;
 }
 
@@ -148,6 +149,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     ctx.size = size;
     ctx.error = error;
     fill_limits(&ctx.limits, opts);
+    ctx.name = opts ? opts->name : NULL;
 
     arena = iqi_calloc(1, sizeof *arena);
     if (!arena) {
@@ -184,11 +186,22 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     case IQ_FORMAT_IQM: ok = iqi_parse_iqm(&ctx); break;
     case IQ_FORMAT_IQE: ok = iqi_parse_iqe(&ctx); break;
     case IQ_FORMAT_MD3: ok = iqi_parse_md3(&ctx); break;
+#ifndef IQI_VIEWER_BUILD
+    case IQ_FORMAT_MD5: ok = iqi_parse_md5(&ctx); break;
+    case IQ_FORMAT_DPM: ok = iqi_parse_dpm(&ctx); break;
+    case IQ_FORMAT_ZYM: ok = iqi_parse_zym(&ctx); break;
+    case IQ_FORMAT_MDR: ok = iqi_parse_mdr(&ctx); break;
+#else /* the one-file element's interquake-viewer.wasm (build.sh) leaves these readers out to stay small */
+    case IQ_FORMAT_MD5: case IQ_FORMAT_DPM: case IQ_FORMAT_ZYM: case IQ_FORMAT_MDR:
+        iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: read by interquake.wasm; the one-file element's smaller interquake-viewer.wasm leaves this reader out",
+                 format == IQ_FORMAT_MD5 ? "MD5" : format == IQ_FORMAT_DPM ? "DPM" : format == IQ_FORMAT_ZYM ? "ZYM" : "MDR");
+        break;
+#endif
     default:
         if (sibling_format(ctx.data, size))
-            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: interquake reads IQM, IQE and MD3", sibling_format(ctx.data, size));
+            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: interquake reads IQM, IQE, MD3, MD5, DPM, ZYM and MDR", sibling_format(ctx.data, size));
         else if (size < 4) iqi_fail(&ctx, IQ_ERROR_TRUNCATED, 0, "%zu bytes is too short to be a model file", size);
-        else iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "no IQM, IQE or MD3 signature at the start of the file");
+        else iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "no IQM, IQE, MD3, MD5, DPM, ZYM or MDR signature at the start of the file");
         break;
     }
     if (ok) ok = finish_model(&ctx);

@@ -81,10 +81,11 @@ static void free_slot(slot *s) {
 }
 
 /* Loads a model: its handle, or 0 with *err filled. format is an iq_format. */
-IQ_EXPORT uint32_t iq_wasm_load(const void *data, uint32_t size, uint32_t format, iq_error *err) {
+IQ_EXPORT uint32_t iq_wasm_load(const void *data, uint32_t size, uint32_t format, const char *name, iq_error *err) {
     iq_load_opts opts;
     memset(&opts, 0, sizeof opts);
     opts.format = (iq_format)format;
+    opts.name = name; /* may be NULL */
     iq_model *m = iq_load_memory(data, size, &opts, err);
     if (!m) return 0;
     uint32_t handle = add_slot(m, SLOT_MODEL, 0, err);

@@ -237,6 +237,9 @@ static const iq_wasm_constant constants[] = {
 #undef IQ_X
     {"format", "auto", IQ_FORMAT_AUTO}, {"format", "iqm", IQ_FORMAT_IQM}, {"format", "iqe", IQ_FORMAT_IQE},
     {"format", "md3", IQ_FORMAT_MD3},
+    {"format", "md5", IQ_FORMAT_MD5},
+    {"format", "dpm", IQ_FORMAT_DPM}, {"format", "zym", IQ_FORMAT_ZYM},
+    {"format", "mdr", IQ_FORMAT_MDR},
     {"loop", "auto", IQ_LOOP_AUTO}, {"loop", "repeat", IQ_LOOP_REPEAT}, {"loop", "once", IQ_LOOP_ONCE},
     {"loop", "pingpong", IQ_LOOP_PINGPONG},
     {"play", "stepped", IQ_PLAY_STEPPED}, {"play", "slerp", IQ_PLAY_SLERP}, {"play", "nlerp", IQ_PLAY_NLERP},

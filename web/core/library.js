@@ -30,8 +30,9 @@ export class CoreLibrary {
   }
 
   /**
-   * Loads an IQM, IQE or MD3 model from bytes. The format comes from the magic bytes;
-   * options.name is only used in error messages, options.format forces a parser.
+   * Loads an IQM, IQE, MD3, MD5, DPM or ZYM model from bytes. The format comes from the magic bytes;
+   * options.name is used in error messages and by formats that name things after their file (an
+   * .md5anim's animation), options.format forces a parser.
    */
   load(bytes, options = {}) {
     const { name, format = 'auto' } = options;
@@ -39,8 +40,15 @@ export class CoreLibrary {
     const wasm = this._wasm;
     const formatIndex = wasm.constants.format[format];
     if (formatIndex === undefined) throw new InterquakeError('invalid_argument', `unknown format '${format}'`, { file: name });
-    const handle = wasm.makeWithBytes(input, 'iq_wasm_load', [formatIndex, wasm.errorPtr], name);
-    return new Model(this, handle, name);
+    // The file's name, for formats that name something after their file (an .md5anim's animation).
+    const heap = wasm.arena(name);
+    try {
+      const namePtr = name == null ? 0 : heap.string(name);
+      const handle = wasm.makeWithBytes(input, 'iq_wasm_load', [formatIndex, namePtr, wasm.errorPtr], name);
+      return new Model(this, handle, name);
+    } finally {
+      heap.free();
+    }
   }
 
   /**

@@ -5,7 +5,11 @@
 // and reports with the same textures. Pure string work: no WASM, no file access.
 
 /** File extensions, lower case without the dot: the one list of each. */
-export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
+export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3',
+  'md5mesh', 'md5anim', // MD5 (docs/MD5.md): an .md5anim beside its .md5mesh is attached to it
+  'dpm', 'zym', // DarkPlaces (docs/DARKPLACES.md)
+  'mdr', // ioquake3's skeletal format (docs/MDR.md)
+];
 export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
 /** Images we decode, in the order Quake 3's texture lookup tries other extensions, then OpenArena's .jpeg. */
 export const IMAGE_EXTENSIONS = ['tga', 'jpg', 'png', 'jpeg'];

@@ -222,7 +222,7 @@ export class Archive {
     }
     /** Every file's path, '/'-separated, in directory order (folders left out). */
     this.files = [...this._index.values()].map((entry) => entry.path);
-    /** Every .iqm, .iqe and .md3 inside. */
+    /** Every model file inside (MODEL_EXTENSIONS). */
     this.models = this.files.filter((path) => MODEL_EXTENSIONS.includes(extensionOf(path)));
     /** Quake 3 players: folders holding lower and upper models. */
     this.players = findPlayers(this.files);

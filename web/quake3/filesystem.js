@@ -104,7 +104,7 @@ export class FileSystem {
     }
     /** Every path once, as FS_ListFiles lists them: source by source, the winning one first. */
     this.files = [...this._index.values()].map((e) => e.path);
-    /** Every .iqm, .iqe and .md3. */
+    /** Every model file (MODEL_EXTENSIONS). */
     this.models = this.files.filter((path) => MODEL_EXTENSIONS.includes(extensionOf(path)));
     /** Quake 3 players across every source. */
     this.players = findPlayers(this.files);

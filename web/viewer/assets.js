@@ -169,6 +169,10 @@ export function sniff(bytes, name = '') {
   if (bytes.length >= 16 && ascii(0, 16) === 'INTERQUAKEMODEL\0') return 'iqm';
   if (bytes.length >= 4 && ascii(0, 4) === 'IDP3') return 'md3';
   if (bytes.length >= 17 && ascii(0, 17) === '# Inter-Quake Exp') return 'iqe';
+  if (bytes.length >= 10 && (ascii(0, 10) === 'MD5Version' || ascii(0, 11) === 'commandline')) return 'md5';
+  if (bytes.length >= 16 && ascii(0, 16) === 'DARKPLACESMODEL\0') return 'dpm';
+  if (bytes.length >= 12 && ascii(0, 12) === 'ZYMOTICMODEL') return 'zym';
+  if (bytes.length >= 4 && ascii(0, 4) === 'RDM5') return 'mdr';
   const ext = extensionOf(name);
   if (ARCHIVE_EXTENSIONS.includes(ext)) return 'archive';
   if (MODEL_EXTENSIONS.includes(ext)) return ext;

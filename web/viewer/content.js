@@ -24,7 +24,7 @@ export async function buildContent(iq, input, options) {
   if (input.player != null) return buildPlayer(iq, input, options);
   const { main, files } = input;
   if (main.kind === 'unknown') {
-    throw new ViewerError('unknown_format', `${main.path}: not an IQM, IQE or MD3 model (unrecognised first bytes)`, main.path);
+    throw new ViewerError('unknown_format', `${main.path}: not a model interquake reads (IQM, IQE, MD3, MD5, DPM, ZYM, MDR; unrecognised first bytes)`, main.path);
   }
   const model = iq.load(main.bytes, { name: main.path, format: options.format || 'auto' });
   try {

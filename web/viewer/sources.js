@@ -58,7 +58,7 @@ async function pickMain(viewer, iq, files, options) {
     const read = async (path) => files.entries.get(path).read();
     return choose(iq, { files, players, modelPaths, read, name: (p) => files.entries.get(p).name }, options);
   }
-  throw new ViewerError('missing_main_file', `none of these files is a model (.iqm, .iqe, .md3) or archive (.pk3, .zip): ${paths.slice(0, 8).join(', ')}`);
+  throw new ViewerError('missing_main_file', `none of these files is a model (.iqm, .iqe, .md3, .md5mesh) or archive (.pk3, .zip): ${paths.slice(0, 8).join(', ')}`);
 }
 
 // Sorts the models into meshes and animation-only files and picks what to open: the library's
@@ -178,7 +178,7 @@ async function chooseInArchive(iq, archive, path, options) {
   const players = typeof iq.loadPlayer === 'function' ? (archive.players ?? []).map((p) => p.path) : [];
   const modelPaths = archive.models ?? [];
   if (!players.length && !modelPaths.length) {
-    throw new ViewerError('missing_main_file', `${path} holds no model (.iqm, .iqe, .md3) and no player`, path);
+    throw new ViewerError('missing_main_file', `${path} holds no model (.iqm, .iqe, .md3, .md5mesh) and no player`, path);
   }
   return choose(iq, { files, archive, players, modelPaths, read: async (p) => archive.read(p), name: (p) => p }, options);
 }

@@ -9,6 +9,8 @@ import { init as initFull } from 'interquake';
 import { init as initLite } from '../../../web/interquake-lite.js';
 import { parseShaderScript, evaluateStage, shaderEnv, deformVertices } from '../../../web/quake3/shaders.js';
 import { buildMD3 } from '../lib/md3-build.mjs';
+import { handMadeDPM, handMadeZYM } from '../lib/darkplaces-build.mjs';
+import { handMadeMDR } from '../lib/mdr-build.mjs';
 
 const CORPUS = new URL('../../../../shared/corpus/', import.meta.url);
 const full = await initFull();
@@ -72,6 +74,23 @@ test('the viewer build says unsupported for the writers it leaves out', async ()
     assert.throws(() => lite.writeIQM(model), (err) => err.code === 'unsupported' && /writeIQM\(\)/.test(err.message));
     await assert.rejects(lite.writeGLB(model), (err) => err.code === 'unsupported' && /writeGLB\(\)/.test(err.message));
   } finally {
+    model.dispose();
+  }
+});
+
+test('the viewer build leaves out the MD5, DPM, ZYM and MDR readers and says so; interquake.wasm reads them', () => {
+  const files = [
+    [readFileSync(new URL('../../fixtures/md5/arm.md5mesh', import.meta.url)), 'MD5'],
+    [handMadeDPM(), 'DPM'],
+    [handMadeZYM(), 'ZYM'],
+    [handMadeMDR(), 'MDR'],
+  ];
+  for (const [bytes, what] of files) {
+    for (const build of [lite, liteBaseline]) {
+      assert.throws(() => build.load(bytes), (err) => err.code === 'unsupported' && err.message.includes(`${what}: read by interquake.wasm`));
+    }
+    const model = full.load(bytes);
+    assert.equal(model.format, what.toLowerCase());
     model.dispose();
   }
 });

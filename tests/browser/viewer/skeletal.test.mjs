@@ -1,0 +1,66 @@
+// The element on the skeletal formats of issue 21 (MD5, DPM, ZYM), over interquake.wasm (the
+// element as modules): a dropped .md5mesh with its .md5anim files opens with them attached (a
+// misfit skipped with a warning), plays and draws them; a DPM and a ZYM open with their animations. The one-file
+// element's smaller WASM leaves these readers out (docs/MD5.md; tests/js/core/wasm-builds.test.mjs).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { openBrowser } from '../lib/browser.mjs';
+import { elementPage, installPixelTools } from '../lib/viewer.mjs';
+import { handMadeDPM, handMadeZYM } from '../../js/lib/darkplaces-build.mjs';
+
+let browser;
+before(async () => { browser = await openBrowser(); });
+after(async () => { await browser?.close(); });
+
+const fixture = (name) => [...readFileSync(new URL(`../../fixtures/md5/${name}`, import.meta.url))];
+
+test('a dropped .md5mesh with its .md5anim files opens with them attached, and draws each frame', { timeout: 120000 }, async () => {
+  const wave = readFileSync(new URL('../../fixtures/md5/arm_wave.md5anim', import.meta.url), 'latin1');
+  const files = {
+    'arm/arm_wave.md5anim': fixture('arm_wave.md5anim'),
+    'arm/arm.md5mesh': fixture('arm.md5mesh'),
+    'arm/zz_other.md5anim': [...Buffer.from(wave.replace('"hand"', '"foot"'), 'latin1')],
+  };
+  const page = await elementPage(browser, 'iq-skeletal.html', '<interquake-viewer style="width:160px;height:160px;display:block" background="#000000"></interquake-viewer>');
+  await page.waitForFunction(() => customElements.get('interquake-viewer'));
+  await installPixelTools(page);
+  const r = await page.evaluate(async (input) => {
+    const v = document.querySelector('interquake-viewer');
+    await v.load(Object.fromEntries(Object.entries(input).map(([k, b]) => [k, new Uint8Array(b)])));
+    const shots = [];
+    for (const f of [0, 1]) { v.renderFrame(f, { animation: "arm_wave" }); shots.push(await window.iqPixels(v)); }
+    return {
+      name: v.info.name, format: v.info.format, animations: v.availableAnimations.map((a) => a.name ?? a),
+      models: v.availableModels, warnings: v.warnings.map((w) => w.file), shots: shots.map((s) => ({ id: s.id, count: s.count })),
+      changed: window.iqDiff(shots[0].id, shots[1].id),
+    };
+  }, files);
+  assert.equal(r.name, 'arm/arm.md5mesh', 'the mesh opens, not an .md5anim');
+  assert.deepEqual(r.animations, ['arm_wave']);
+  assert.deepEqual(r.models, ['arm/arm.md5mesh']);
+  assert.deepEqual(r.warnings, ['arm/zz_other.md5anim'], 'the misfit is skipped with a warning naming it');
+  assert.ok(r.shots.every((s) => s.count > 20), `drawn: ${JSON.stringify(r.shots)}`);
+  assert.ok(r.changed > 20, `frame 1 is drawn differently from frame 0 (${r.changed} pixels)`);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('a DPM and a ZYM open with their animations', { timeout: 120000 }, async () => {
+  const page = await elementPage(browser, 'iq-darkplaces.html', '<interquake-viewer style="width:160px;height:160px;display:block" background="#000000"></interquake-viewer>');
+  await page.waitForFunction(() => customElements.get('interquake-viewer'));
+  await installPixelTools(page);
+  for (const [name, bytes] of [['hand.dpm', handMadeDPM()], ['hand.zym', handMadeZYM()]]) {
+    const r = await page.evaluate(async ([n, b]) => {
+      const v = document.querySelector('interquake-viewer');
+      await v.load({ [n]: new Uint8Array(b) });
+      v.renderFrame(2, { animation: 'wave' });
+      return { format: v.info.format, triangles: v.info.triangles, animations: v.availableAnimations.map((a) => a.name ?? a) };
+    }, [name, [...bytes]]);
+    assert.equal(r.format, name.split('.')[1]);
+    assert.ok(r.animations.includes('wave'), r.animations.join());
+    assert.equal(r.triangles, 1);
+  }
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
