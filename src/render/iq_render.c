@@ -1,0 +1,445 @@
+/* The software rasterizer (iq_render.h): the element's WebGL drawing done on
+ * the CPU. Vertices go through the same matrices, are clipped to the near and
+ * far planes, snapped to 1/256 of a sample (as GPUs snap to sub-pixels) so the
+ * edge functions are exact in double and edges shared by two triangles cover
+ * each sample once (the top-left rule); attributes are interpolated with
+ * perspective correction and shaded per sample; colours are stored as 8-bit
+ * premultiplied RGBA, like a WebGL canvas with premultipliedAlpha, so blending
+ * reads back what a GPU would. */
+#include "iq_render.h"
+#include "iq_internal.h"
+#include <math.h>
+#include <string.h>
+
+#define IQR_MAX_VERTICES (1u << 26)
+#define IQR_ATTRS 13            /* clip xyzw, world normal xyz, st, rgba */
+#define IQR_CLIP_MAX 9          /* a triangle clipped by two planes has at most 5 corners; room to spare */
+#define IQR_SNAP 256.0
+
+struct iq_render_target {
+    uint32_t width, height, ss;  /* pixels, samples per pixel along each axis */
+    uint32_t sw, sh;             /* samples */
+    uint8_t *color;              /* sw * sh * 4, premultiplied */
+    float *depth;                /* sw * sh, 0 near .. 1 far */
+    float *scratch;              /* 7 floats per vertex of the surface being drawn */
+    uint32_t scratch_vertices;
+    uint64_t drawn, skipped;
+};
+
+iq_render_target *iq_render_target_new(uint32_t width, uint32_t height, uint32_t supersample, iq_error *error) {
+    iq_error local;
+    error = iqi_error_reset(error, &local);
+    if (width == 0 || height == 0 || width > IQ_RENDER_MAX_DIMENSION || height > IQ_RENDER_MAX_DIMENSION) {
+        iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: size %ux%u is outside 1..%u", width, height,
+                      IQ_RENDER_MAX_DIMENSION);
+        return NULL;
+    }
+    if (supersample == 0 || supersample > IQ_RENDER_MAX_SUPERSAMPLE) {
+        iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: supersample %u is outside 1..%u", supersample,
+                      IQ_RENDER_MAX_SUPERSAMPLE);
+        return NULL;
+    }
+    uint64_t samples = (uint64_t)width * height * supersample * supersample;
+    if (samples > IQ_RENDER_MAX_SAMPLES) {
+        iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT,
+                      "render: %ux%u with %ux%u samples per pixel is %llu samples, over the limit of %u", width,
+                      height, supersample, supersample, (unsigned long long)samples, IQ_RENDER_MAX_SAMPLES);
+        return NULL;
+    }
+    iq_render_target *t = iqi_calloc(1, sizeof *t);
+    if (t) {
+        t->color = iqi_calloc((size_t)samples, 4);
+        t->depth = t->color ? iqi_calloc((size_t)samples, sizeof(float)) : NULL;
+    }
+    if (!t || !t->depth) {
+        iq_render_target_free(t);
+        iqi_set_error(error, IQ_ERROR_OUT_OF_MEMORY, "render: no memory for %llu samples", (unsigned long long)samples);
+        return NULL;
+    }
+    t->width = width;
+    t->height = height;
+    t->ss = supersample;
+    t->sw = width * supersample;
+    t->sh = height * supersample;
+    static const float clear[4] = {0, 0, 0, 0};
+    iq_render_clear(t, clear);
+    return t;
+}
+
+void iq_render_target_free(iq_render_target *t) {
+    if (!t) return;
+    iqi_free(t->color);
+    iqi_free(t->depth);
+    iqi_free(t->scratch);
+    iqi_free(t);
+}
+
+static uint8_t unorm8(float v) { /* GL's float to 8-bit: clamp, round to nearest */
+    if (!(v > 0)) return 0;
+    if (v >= 1) return 255;
+    return (uint8_t)(v * 255.0f + 0.5f);
+}
+
+void iq_render_clear(iq_render_target *t, const float rgba[4]) {
+    if (!t) return;
+    float a = rgba ? rgba[3] : 0;
+    a = a > 0 ? (a < 1 ? a : 1) : 0;
+    uint8_t c[4] = {0, 0, 0, 0};
+    if (rgba)
+        for (int k = 0; k < 3; k++) c[k] = unorm8(rgba[k] * a);
+    c[3] = unorm8(a);
+    size_t n = (size_t)t->sw * t->sh;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(t->color + i * 4, c, 4);
+        t->depth[i] = 1.0f;
+    }
+}
+
+void iq_render_counts(const iq_render_target *t, uint64_t *drawn, uint64_t *skipped) {
+    if (drawn) *drawn = t ? t->drawn : 0;
+    if (skipped) *skipped = t ? t->skipped : 0;
+}
+
+void iq_render_resolve(const iq_render_target *t, uint8_t *rgba) {
+    if (!t || !rgba) return;
+    uint32_t ss = t->ss, n = ss * ss;
+    for (uint32_t y = 0; y < t->height; y++) {
+        for (uint32_t x = 0; x < t->width; x++) {
+            uint32_t sum[4] = {0, 0, 0, 0};
+            for (uint32_t j = 0; j < ss; j++) {
+                const uint8_t *row = t->color + ((size_t)(y * ss + j) * t->sw + (size_t)x * ss) * 4;
+                for (uint32_t i = 0; i < ss; i++)
+                    for (int k = 0; k < 4; k++) sum[k] += row[i * 4 + k];
+            }
+            uint8_t *out = rgba + ((size_t)y * t->width + x) * 4;
+            /* The average, then alpha un-premultiplied (what toBlob does with a premultiplied canvas). */
+            uint32_t a = (sum[3] + n / 2) / n;
+            if (a == 0) {
+                out[0] = out[1] = out[2] = out[3] = 0;
+                continue;
+            }
+            for (int k = 0; k < 3; k++) {
+                uint64_t v = ((uint64_t)sum[k] * 255 + sum[3] / 2) / sum[3];
+                out[k] = (uint8_t)(v > 255 ? 255 : v);
+            }
+            out[3] = (uint8_t)a;
+        }
+    }
+}
+
+// -- Textures
+
+typedef struct iqr_sampler {
+    const uint8_t *data;
+    int w, h, nearest, clamp;
+} iqr_sampler;
+
+static int wrap_index(int i, int n, int clamp) {
+    if (clamp) return i < 0 ? 0 : i >= n ? n - 1 : i;
+    i %= n;
+    return i < 0 ? i + n : i;
+}
+
+/* GL's texture(): coordinates to texels with the half-texel offset, then
+ * bilinear (or nearest) with repeat or clamp-to-edge. out: 0..1. */
+static void sample_texture(const iqr_sampler *s, float u, float v, float out[4]) {
+    if (!s->data) {
+        out[0] = out[1] = out[2] = out[3] = 1;
+        return;
+    }
+    /* Far outside 0..1 a repeat wraps, a clamp sticks; keep the float to int conversion in range. */
+    if (!s->clamp) {
+        u -= floorf(u);
+        v -= floorf(v);
+    } else {
+        u = u < -1 ? -1 : u > 2 ? 2 : u;
+        v = v < -1 ? -1 : v > 2 ? 2 : v;
+    }
+    if (!(u == u)) u = 0; /* NaN */
+    if (!(v == v)) v = 0;
+    float x = u * (float)s->w, y = v * (float)s->h;
+    if (s->nearest) {
+        int ix = wrap_index((int)floorf(x), s->w, s->clamp), iy = wrap_index((int)floorf(y), s->h, s->clamp);
+        const uint8_t *p = s->data + ((size_t)iy * s->w + ix) * 4;
+        for (int k = 0; k < 4; k++) out[k] = p[k] * (1.0f / 255.0f);
+        return;
+    }
+    x -= 0.5f;
+    y -= 0.5f;
+    float fx = floorf(x), fy = floorf(y);
+    float ax = x - fx, ay = y - fy;
+    int x0 = wrap_index((int)fx, s->w, s->clamp), x1 = wrap_index((int)fx + 1, s->w, s->clamp);
+    int y0 = wrap_index((int)fy, s->h, s->clamp), y1 = wrap_index((int)fy + 1, s->h, s->clamp);
+    const uint8_t *p00 = s->data + ((size_t)y0 * s->w + x0) * 4, *p10 = s->data + ((size_t)y0 * s->w + x1) * 4;
+    const uint8_t *p01 = s->data + ((size_t)y1 * s->w + x0) * 4, *p11 = s->data + ((size_t)y1 * s->w + x1) * 4;
+    for (int k = 0; k < 4; k++) {
+        float top = p00[k] + (p10[k] - p00[k]) * ax;
+        float bottom = p01[k] + (p11[k] - p01[k]) * ax;
+        out[k] = (top + (bottom - top) * ay) * (1.0f / 255.0f);
+    }
+}
+
+// -- Blending
+
+static float blend_factor(uint32_t f, const float *src, const float *dst, int k) {
+    switch (f) {
+    case IQ_BLEND_ZERO: return 0;
+    case IQ_BLEND_ONE: return 1;
+    case IQ_BLEND_SRC_COLOR: return src[k];
+    case IQ_BLEND_ONE_MINUS_SRC_COLOR: return 1 - src[k];
+    case IQ_BLEND_DST_COLOR: return dst[k];
+    case IQ_BLEND_ONE_MINUS_DST_COLOR: return 1 - dst[k];
+    case IQ_BLEND_SRC_ALPHA: return src[3];
+    case IQ_BLEND_ONE_MINUS_SRC_ALPHA: return 1 - src[3];
+    case IQ_BLEND_DST_ALPHA: return dst[3];
+    case IQ_BLEND_ONE_MINUS_DST_ALPHA: return 1 - dst[3];
+    case IQ_BLEND_SRC_ALPHA_SATURATE: {
+        float m = 1 - dst[3];
+        return src[3] < m ? src[3] : m;
+    }
+    default: return 0;
+    }
+}
+
+// -- Triangles
+
+typedef struct iqr_vertex {
+    float a[IQR_ATTRS]; /* clip x y z w, normal xyz, s t, r g b a */
+} iqr_vertex;
+
+typedef struct iqr_draw {
+    iq_render_target *t;
+    const iq_render_view *view;
+    const iq_render_surface *s;
+    iqr_sampler sampler;
+} iqr_draw;
+
+/* Sutherland-Hodgman against one plane: keeps the side where d >= 0. */
+static int clip_polygon(const iqr_vertex *in, int n, iqr_vertex *out, int plane) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const iqr_vertex *a = &in[i], *b = &in[(i + 1) % n];
+        /* near: z + w >= 0; far: w - z >= 0 */
+        float da = plane == 0 ? a->a[2] + a->a[3] : a->a[3] - a->a[2];
+        float db = plane == 0 ? b->a[2] + b->a[3] : b->a[3] - b->a[2];
+        if (da >= 0) out[m++] = *a;
+        if ((da >= 0) != (db >= 0)) {
+            float f = da / (da - db);
+            for (int k = 0; k < IQR_ATTRS; k++) out[m].a[k] = a->a[k] + (b->a[k] - a->a[k]) * f;
+            m++;
+        }
+        if (m >= IQR_CLIP_MAX - 1) break;
+    }
+    return m;
+}
+
+typedef struct iqr_screen {
+    double x, y;     /* samples, snapped, y down */
+    float z;         /* depth 0..1 */
+    float inv_w;
+} iqr_screen;
+
+static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *v1, const iqr_vertex *v2) {
+    iq_render_target *t = d->t;
+    const iq_render_surface *s = d->s;
+    const iqr_vertex *v[3] = {v0, v1, v2};
+    iqr_screen p[3];
+    for (int i = 0; i < 3; i++) {
+        float w = v[i]->a[3];
+        if (!(w > 0)) { t->skipped++; return; }
+        double nx = v[i]->a[0] / w, ny = v[i]->a[1] / w, nz = v[i]->a[2] / w;
+        double sx = (nx * 0.5 + 0.5) * t->sw, sy = (0.5 - ny * 0.5) * t->sh;
+        /* Guard band: a vertex this far out would lose the snap's exactness; such triangles
+         * only arise from absurd geometry, which is skipped. */
+        if (!(fabs(sx) < 1e6 && fabs(sy) < 1e6)) { t->skipped++; return; }
+        p[i].x = floor(sx * IQR_SNAP + 0.5) / IQR_SNAP;
+        p[i].y = floor(sy * IQR_SNAP + 0.5) / IQR_SNAP;
+        float z = (float)(nz * 0.5 + 0.5);
+        p[i].z = z < 0 ? 0 : z > 1 ? 1 : z;
+        p[i].inv_w = 1.0f / w;
+    }
+    /* Area in screen space (y down): positive when the triangle is clockwise on screen, which is
+     * a clockwise front face in GL's y-up window space flipped... see below. */
+    double area = (p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[2].x - p[0].x) * (p[1].y - p[0].y);
+    if (area == 0) { t->skipped++; return; }
+    /* In GL's window space (y up) front faces are clockwise (frontFace(CW)): a negative y-up
+     * area. With y down the sign flips: front faces have a positive area here. */
+    int front = area > 0;
+    if ((s->cull == IQ_CULL_BACK && !front) || (s->cull == IQ_CULL_FRONT && front)) { t->skipped++; return; }
+    int i1 = 1, i2 = 2;
+    if (area < 0) { i1 = 2; i2 = 1; area = -area; }
+    const iqr_screen *a = &p[0], *b = &p[i1], *c = &p[i2];
+    const iqr_vertex *va = v[0], *vb = v[i1], *vc = v[i2];
+    t->drawn++;
+
+    double minx = fmin(a->x, fmin(b->x, c->x)), maxx = fmax(a->x, fmax(b->x, c->x));
+    double miny = fmin(a->y, fmin(b->y, c->y)), maxy = fmax(a->y, fmax(b->y, c->y));
+    int x0 = (int)floor(minx - 0.5), x1 = (int)ceil(maxx - 0.5);
+    int y0 = (int)floor(miny - 0.5), y1 = (int)ceil(maxy - 0.5);
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > (int)t->sw - 1) x1 = (int)t->sw - 1;
+    if (y1 > (int)t->sh - 1) y1 = (int)t->sh - 1;
+    if (x0 > x1 || y0 > y1) return;
+
+    /* Edge functions E(p) = (q.x - o.x)(p.y - o.y) - (q.y - o.y)(p.x - o.x) for each edge o->q,
+     * positive inside. Edge bc weighs a, ca weighs b, ab weighs c. */
+    const iqr_screen *eo[3] = {b, c, a}, *eq[3] = {c, a, b};
+    double ex[3], ey[3], row[3];
+    int top_left[3];
+    double px = x0 + 0.5, py = y0 + 0.5;
+    for (int e = 0; e < 3; e++) {
+        double dx = eq[e]->x - eo[e]->x, dy = eq[e]->y - eo[e]->y;
+        ex[e] = -dy; /* dE/dx */
+        ey[e] = dx;  /* dE/dy */
+        row[e] = dx * (py - eo[e]->y) - dy * (px - eo[e]->x);
+        top_left[e] = dy < 0 || (dy == 0 && dx > 0);
+    }
+    double inv_area = 1.0 / area;
+    const iq_render_view *view = d->view;
+    float ambient = view->ambient, intensity = view->intensity;
+    const float *L = view->light;
+    uint32_t alpha_func = s->alpha_func;
+    int blended = s->blend_src != IQ_BLEND_NONE;
+    for (int y = y0; y <= y1; y++) {
+        double e0 = row[0], e1 = row[1], e2 = row[2];
+        size_t at = (size_t)y * t->sw;
+        for (int x = x0; x <= x1; x++, e0 += ex[0], e1 += ex[1], e2 += ex[2]) {
+            if (!((e0 > 0 || (e0 == 0 && top_left[0])) && (e1 > 0 || (e1 == 0 && top_left[1])) &&
+                  (e2 > 0 || (e2 == 0 && top_left[2]))))
+                continue;
+            float wa = (float)(e0 * inv_area), wb = (float)(e1 * inv_area), wc = (float)(e2 * inv_area);
+            float z = wa * a->z + wb * b->z + wc * c->z;
+            float *depth = &t->depth[at + x];
+            if (s->depth_equal ? !(z == *depth) : !(z <= *depth)) continue;
+            /* Perspective-correct weights. */
+            float pa = wa * a->inv_w, pb = wb * b->inv_w, pc = wc * c->inv_w;
+            float sum = pa + pb + pc;
+            if (!(sum > 0)) continue;
+            float inv = 1.0f / sum;
+            pa *= inv; pb *= inv; pc *= inv;
+            float attr[IQR_ATTRS];
+            for (int k = 4; k < IQR_ATTRS; k++) attr[k] = pa * va->a[k] + pb * vb->a[k] + pc * vc->a[k];
+            float tex[4], col[4];
+            sample_texture(&d->sampler, attr[7], attr[8], tex);
+            for (int k = 0; k < 4; k++) col[k] = tex[k] * attr[9 + k];
+            uint8_t *dst8 = t->color + (at + x) * 4;
+            if (s->lit) {
+                /* renderer.js's fragment shader */
+                float n[3] = {attr[4], attr[5], attr[6]};
+                float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+                if (len > 0) { n[0] /= len; n[1] /= len; n[2] /= len; }
+                if (!front) { n[0] = -n[0]; n[1] = -n[1]; n[2] = -n[2]; }
+                float diffuse = n[0] * L[0] + n[1] * L[1] + n[2] * L[2];
+                if (!(diffuse > 0)) diffuse = 0;
+                float sky = 0.5f + 0.5f * n[2];
+                float level = ambient * (0.62f + 0.38f * sky) + intensity * diffuse;
+                dst8[0] = unorm8(col[0] * level);
+                dst8[1] = unorm8(col[1] * level);
+                dst8[2] = unorm8(col[2] * level);
+                dst8[3] = 255;
+                if (s->depth_write) *depth = z;
+                continue;
+            }
+            /* shaderdraw.js's fragment shader: the alpha test, then the blend. */
+            if ((alpha_func == IQ_ALPHA_GT0 && col[3] <= 0) || (alpha_func == IQ_ALPHA_LT128 && col[3] >= 0.5f) ||
+                (alpha_func == IQ_ALPHA_GE128 && col[3] < 0.5f))
+                continue;
+            if (!blended) {
+                dst8[0] = unorm8(col[0]);
+                dst8[1] = unorm8(col[1]);
+                dst8[2] = unorm8(col[2]);
+                dst8[3] = 255;
+            } else {
+                float src[4], dst[4];
+                for (int k = 0; k < 4; k++) {
+                    src[k] = col[k] < 0 ? 0 : col[k] > 1 ? 1 : col[k];
+                    dst[k] = dst8[k] * (1.0f / 255.0f);
+                }
+                /* The colour as the script says; the target's alpha (what a page composites) is kept. */
+                for (int k = 0; k < 3; k++)
+                    dst8[k] = unorm8(src[k] * blend_factor(s->blend_src, src, dst, k) +
+                                     dst[k] * blend_factor(s->blend_dst, src, dst, k));
+            }
+            if (s->depth_write) *depth = z;
+        }
+        row[0] += ey[0];
+        row[1] += ey[1];
+        row[2] += ey[2];
+    }
+}
+
+int iq_render_draw(iq_render_target *t, const iq_render_view *view, const iq_render_surface *s, iq_error *error) {
+    iq_error local;
+    error = iqi_error_reset(error, &local);
+    if (!t || !view || !s) return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: no target, view or surface");
+    if (s->triangle_count == 0) return 1;
+    if (!s->positions || !s->indices)
+        return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: a surface without positions or indices");
+    if (s->vertex_count > IQR_MAX_VERTICES)
+        return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: %u vertices, over the limit of %u",
+                             s->vertex_count, IQR_MAX_VERTICES);
+    if (s->cull > IQ_CULL_FRONT || s->blend_src >= IQ_BLEND_COUNT || s->blend_dst >= IQ_BLEND_COUNT ||
+        s->alpha_func > IQ_ALPHA_GE128 || (s->blend_src == IQ_BLEND_NONE) != (s->blend_dst == IQ_BLEND_NONE))
+        return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: unknown cull, blend or alpha test value");
+    const iq_render_texture *tx = &s->texture;
+    if (tx->data && (tx->width == 0 || tx->height == 0 || tx->width > IQ_RENDER_MAX_TEXTURE ||
+                     tx->height > IQ_RENDER_MAX_TEXTURE))
+        return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: texture %ux%u is outside 1..%u", tx->width,
+                             tx->height, IQ_RENDER_MAX_TEXTURE);
+    uint64_t index_count = (uint64_t)s->triangle_count * 3;
+    for (uint64_t i = 0; i < index_count; i++)
+        if (s->indices[i] >= s->vertex_count)
+            return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: index %u at %llu is past the %u vertices",
+                                 s->indices[i], (unsigned long long)i, s->vertex_count);
+    if (t->scratch_vertices < s->vertex_count) {
+        float *grown = iqi_realloc(t->scratch, (size_t)s->vertex_count * 7 * sizeof(float));
+        if (!grown) return iqi_set_error(error, IQ_ERROR_OUT_OF_MEMORY, "render: no memory for %u vertices", s->vertex_count);
+        t->scratch = grown;
+        t->scratch_vertices = s->vertex_count;
+    }
+    /* The model-view-projection, in double from the float matrices as the GPU's float maths would
+     * see them, and each vertex's clip position and world normal (mat3(uModel) * normal). */
+    const float *m = s->matrix, *vp = view->view_projection;
+    double mvp[16];
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            mvp[c * 4 + r] = (double)vp[r] * m[c * 4] + (double)vp[4 + r] * m[c * 4 + 1] +
+                             (double)vp[8 + r] * m[c * 4 + 2] + (double)vp[12 + r] * m[c * 4 + 3];
+    for (uint32_t i = 0; i < s->vertex_count; i++) {
+        const float *p = s->positions + (size_t)i * 3;
+        float *o = t->scratch + (size_t)i * 7;
+        for (int r = 0; r < 4; r++)
+            o[r] = (float)(mvp[r] * p[0] + mvp[4 + r] * p[1] + mvp[8 + r] * p[2] + mvp[12 + r]);
+        float n[3] = {0, 0, 1};
+        if (s->normals) memcpy(n, s->normals + (size_t)i * 3, sizeof n);
+        for (int r = 0; r < 3; r++) o[4 + r] = m[r] * n[0] + m[4 + r] * n[1] + m[8 + r] * n[2];
+    }
+    iqr_draw d = {t, view, s, {tx->data, (int)tx->width, (int)tx->height, (int)tx->nearest, (int)tx->clamp}};
+    for (uint32_t tri = 0; tri < s->triangle_count; tri++) {
+        iqr_vertex poly[IQR_CLIP_MAX], clipped[IQR_CLIP_MAX];
+        int finite = 1, inside = 1;
+        for (int k = 0; k < 3; k++) {
+            uint32_t i = s->indices[(size_t)tri * 3 + k];
+            const float *o = t->scratch + (size_t)i * 7;
+            float *a = poly[k].a;
+            memcpy(a, o, 7 * sizeof(float));
+            if (s->texcoords) { a[7] = s->texcoords[(size_t)i * 2]; a[8] = s->texcoords[(size_t)i * 2 + 1]; }
+            else a[7] = a[8] = 0;
+            if (s->colors) memcpy(a + 9, s->colors + (size_t)i * 4, 4 * sizeof(float));
+            else a[9] = a[10] = a[11] = a[12] = 1;
+            for (int j = 0; j < IQR_ATTRS; j++) finite &= iqi_finite(a[j]);
+            if (!(a[2] >= -a[3] && a[2] <= a[3])) inside = 0;
+        }
+        if (!finite) { t->skipped++; continue; }
+        int n = 3;
+        const iqr_vertex *list = poly;
+        if (!inside) {
+            n = clip_polygon(poly, 3, clipped, 0);
+            n = n >= 3 ? clip_polygon(clipped, n, poly, 1) : 0;
+            if (n < 3) { t->skipped++; continue; }
+        }
+        for (int k = 1; k + 1 < n; k++) shade_triangle(&d, &list[0], &list[k], &list[k + 1]);
+    }
+    return 1;
+}
