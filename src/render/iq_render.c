@@ -265,7 +265,7 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
     /* In GL's window space (y up) front faces are clockwise (frontFace(CW)): a negative y-up
      * area. With y down the sign flips: front faces have a positive area here. */
     int front = area > 0;
-    if ((s->cull == IQ_CULL_BACK && !front) || (s->cull == IQ_CULL_FRONT && front)) { t->skipped++; return; }
+    if ((s->cull == IQ_CULL_FRONT && !front) || (s->cull == IQ_CULL_BACK && front)) { t->skipped++; return; }
     int i1 = 1, i2 = 2;
     if (area < 0) { i1 = 2; i2 = 1; area = -area; }
     const iqr_screen *a = &p[0], *b = &p[i1], *c = &p[i2];
@@ -311,7 +311,7 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
             float wa = (float)(e0 * inv_area), wb = (float)(e1 * inv_area), wc = (float)(e2 * inv_area);
             float z = wa * a->z + wb * b->z + wc * c->z;
             float *depth = &t->depth[at + x];
-            if (s->depth_equal ? !(z == *depth) : !(z <= *depth)) continue;
+            if (s->depth_func == IQ_DEPTH_EQUAL ? !(z == *depth) : !(z <= *depth)) continue;
             /* Perspective-correct weights. */
             float pa = wa * a->inv_w, pb = wb * b->inv_w, pc = wc * c->inv_w;
             float sum = pa + pb + pc;
@@ -379,8 +379,8 @@ int iq_render_draw(iq_render_target *t, const iq_render_view *view, const iq_ren
     if (s->vertex_count > IQR_MAX_VERTICES)
         return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: %u vertices, over the limit of %u",
                              s->vertex_count, IQR_MAX_VERTICES);
-    if (s->cull > IQ_CULL_FRONT || s->blend_src >= IQ_BLEND_COUNT || s->blend_dst >= IQ_BLEND_COUNT ||
-        s->alpha_func > IQ_ALPHA_GE128 || (s->blend_src == IQ_BLEND_NONE) != (s->blend_dst == IQ_BLEND_NONE))
+    if (s->cull > IQ_CULL_NONE || s->blend_src > IQ_BLEND_ONE_MINUS_SRC_COLOR ||
+        s->blend_dst > IQ_BLEND_ONE_MINUS_SRC_COLOR || s->alpha_func > IQ_ALPHA_GE128 || s->depth_func > IQ_DEPTH_EQUAL || (s->blend_src == IQ_BLEND_NONE) != (s->blend_dst == IQ_BLEND_NONE))
         return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: unknown cull, blend or alpha test value");
     const iq_render_texture *tx = &s->texture;
     if (tx->data && (tx->width == 0 || tx->height == 0 || tx->width > IQ_RENDER_MAX_TEXTURE ||

@@ -17,6 +17,7 @@
 #define IQ_RENDER_H
 
 #include "interquake.h"
+#include "iq_shader.h" /* the stage states: iq_shader_cull, iq_shader_blend, iq_shader_alpha_func, iq_shader_depth_func */
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,18 +32,6 @@ extern "C" {
 #define IQ_RENDER_MAX_TEXTURE IQ_TGA_MAX_DIMENSION
 
 typedef struct iq_render_target iq_render_target;
-
-typedef enum iq_render_cull { IQ_CULL_NONE = 0, IQ_CULL_BACK = 1, IQ_CULL_FRONT = 2 } iq_render_cull;
-
-/* GL's blend factors (shader scripts' blendFunc); IQ_BLEND_NONE: no blending. */
-typedef enum iq_render_blend {
-    IQ_BLEND_NONE = 0, IQ_BLEND_ZERO, IQ_BLEND_ONE, IQ_BLEND_SRC_COLOR, IQ_BLEND_ONE_MINUS_SRC_COLOR,
-    IQ_BLEND_DST_COLOR, IQ_BLEND_ONE_MINUS_DST_COLOR, IQ_BLEND_SRC_ALPHA, IQ_BLEND_ONE_MINUS_SRC_ALPHA,
-    IQ_BLEND_DST_ALPHA, IQ_BLEND_ONE_MINUS_DST_ALPHA, IQ_BLEND_SRC_ALPHA_SATURATE, IQ_BLEND_COUNT
-} iq_render_blend;
-
-/* Quake 3's alphaFunc: every fragment, alpha > 0, alpha < 0.5, alpha >= 0.5. */
-typedef enum iq_render_alpha_func { IQ_ALPHA_ALL = 0, IQ_ALPHA_GT0, IQ_ALPHA_LT128, IQ_ALPHA_GE128 } iq_render_alpha_func;
 
 typedef struct iq_render_texture {
     uint32_t width, height;
@@ -63,11 +52,12 @@ typedef struct iq_render_surface {
     float matrix[16];         /* model to world, column-major */
     iq_render_texture texture;
     uint32_t lit;             /* 1: the element's light model, opaque; 0: colour as given (shader stages) */
-    uint32_t cull;            /* iq_render_cull */
-    uint32_t blend_src, blend_dst; /* iq_render_blend; NONE: replace, alpha becomes 1 */
-    uint32_t alpha_func;      /* iq_render_alpha_func */
+    uint32_t cull;            /* iq_shader_cull, Quake 3's sense: IQ_CULL_FRONT (its default, and the
+                               * element's for plain surfaces) hides back faces, IQ_CULL_BACK front faces */
+    uint32_t blend_src, blend_dst; /* iq_shader_blend (GL's factors); NONE: replace, alpha becomes 1 */
+    uint32_t alpha_func;      /* iq_shader_alpha_func, tested before blending */
     uint32_t depth_write;     /* 1: write depth */
-    uint32_t depth_equal;     /* 1: depth test EQUAL, else LEQUAL */
+    uint32_t depth_func;      /* iq_shader_depth_func: LEQUAL or EQUAL */
 } iq_render_surface;
 
 /* The camera and the light a draw uses. */

@@ -54,7 +54,7 @@ static iq_render_surface surface_of(const quad *q) {
     s.indices = q->indices;
     s.triangle_count = 2;
     memcpy(s.matrix, IDENTITY, sizeof IDENTITY);
-    s.cull = IQ_CULL_BACK;
+    s.cull = IQ_CULL_FRONT; /* Quake's default: back faces hidden */
     s.depth_write = 1;
     return s;
 }
@@ -75,14 +75,16 @@ static void test_coverage_and_culling(void) {
     iq_render_view view = flat_view();
     quad q;
     for (int ccw = 0; ccw < 2; ccw++) {
-        for (uint32_t cull = 0; cull < 3; cull++) {
+        const uint32_t culls[3] = {IQ_CULL_NONE, IQ_CULL_FRONT, IQ_CULL_BACK};
+        for (int c = 0; c < 3; c++) {
+            uint32_t cull = culls[c];
             iq_render_target *t = iq_render_target_new(16, 16, 1, NULL);
             make_quad(&q, -0.5f, -0.5f, 0.5f, 0.5f, 0, ccw);
             iq_render_surface s = surface_of(&q);
             s.cull = cull;
             CHECK(iq_render_draw(t, &view, &s, NULL), "draw");
             uint8_t *px = picture(t, 16, 16);
-            int expect = cull == IQ_CULL_NONE || (cull == IQ_CULL_BACK) == !ccw ? 64 : 0;
+            int expect = cull == IQ_CULL_NONE || (cull == IQ_CULL_FRONT) == !ccw ? 64 : 0;
             CHECK(count_alpha(px, 256, 255) == expect, "ccw %d cull %u: %d covered, expected %d", ccw, cull,
                   count_alpha(px, 256, 255), expect);
             if (expect) {
@@ -135,7 +137,7 @@ static void test_depth(void) {
     make_quad(&same, -1, -1, 1, 1, -0.5f, 0);
     for (int i = 0; i < 4; i++) { same.colors[i * 4 + 0] = 0; same.colors[i * 4 + 1] = 0; } /* blue */
     iq_render_surface ss = surface_of(&same);
-    ss.depth_equal = 1;
+    ss.depth_func = IQ_DEPTH_EQUAL;
     iq_render_draw(t, &view, &ss, NULL);
     iq_render_resolve(t, px);
     CHECK(px[2] == 255 && px[1] == 0, "depth EQUAL draws on the same depth");
