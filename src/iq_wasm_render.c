@@ -3,7 +3,7 @@
  * records they take are in the layout table (iq_wasm_tables.c); JS drives
  * them from web/render/render.js. */
 #include "iq_wasm_internal.h"
-#include "iq_render.h"
+#include "render/iq_render.h"
 
 IQ_EXPORT iq_render_target *iq_wasm_render_target_new(uint32_t width, uint32_t height, uint32_t supersample,
                                                       iq_error *err) {

@@ -6,7 +6,7 @@
  * model, perspective-correct texture coordinates), the camera's numbers, bad
  * arguments, and each allocation failing in turn. Run from the repository root. */
 #include "check.h"
-#include "iq_render.h"
+#include "render/iq_render.h"
 #include "iq_internal.h"
 #include <math.h>
 #include <string.h>
