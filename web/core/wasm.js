@@ -223,6 +223,11 @@ export class Wasm {
   /** A copy of length bytes at ptr. */
   copy(ptr, length) { return this.bytes.slice(ptr, ptr + length); }
 
+  /** The heap address of a typed array that is a view of the heap (the library's own arrays), or -1. */
+  addressOf(view) {
+    return view && view.buffer === this.exports.memory.buffer ? view.byteOffset : -1;
+  }
+
   /** A typed-array view of the heap (detached when the heap grows). */
   array(Type, ptr, length) { return new Type(this.heap, ptr, length); }
 
