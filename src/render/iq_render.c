@@ -89,10 +89,11 @@ void iq_render_clear(iq_render_target *t, const float rgba[4]) {
         for (int k = 0; k < 3; k++) c[k] = unorm8(rgba[k] * a);
     c[3] = unorm8(a);
     size_t n = (size_t)t->sw * t->sh;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(t->color + i * 4, c, 4);
-        t->depth[i] = 1.0f;
-    }
+    uint32_t word;
+    memcpy(&word, c, 4);
+    uint32_t *color = (uint32_t *)(void *)t->color; /* calloc's memory is aligned for any type */
+    for (size_t i = 0; i < n; i++) color[i] = word;
+    for (size_t i = 0; i < n; i++) t->depth[i] = 1.0f;
 }
 
 void iq_render_counts(const iq_render_target *t, uint64_t *drawn, uint64_t *skipped) {
@@ -134,10 +135,12 @@ typedef struct iqr_sampler {
     int w, h, nearest, clamp;
 } iqr_sampler;
 
+/* i is within one texture of the range (the coordinates were wrapped or clamped first). */
 static int wrap_index(int i, int n, int clamp) {
     if (clamp) return i < 0 ? 0 : i >= n ? n - 1 : i;
-    i %= n;
-    return i < 0 ? i + n : i;
+    if (i < 0) i += n;
+    else if (i >= n) i -= n;
+    return i < 0 || i >= n ? 0 : i;
 }
 
 /* GL's texture(): coordinates to texels with the half-texel offset, then
@@ -272,27 +275,29 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
     const iqr_vertex *va = v[0], *vb = v[i1], *vc = v[i2];
     t->drawn++;
 
+    /* Pixels the triangle may touch (the bounding box, in samples, rounded out to whole pixels). */
+    const int ss = (int)t->ss;
     double minx = fmin(a->x, fmin(b->x, c->x)), maxx = fmax(a->x, fmax(b->x, c->x));
     double miny = fmin(a->y, fmin(b->y, c->y)), maxy = fmax(a->y, fmax(b->y, c->y));
-    int x0 = (int)floor(minx - 0.5), x1 = (int)ceil(maxx - 0.5);
-    int y0 = (int)floor(miny - 0.5), y1 = (int)ceil(maxy - 0.5);
+    int x0 = (int)floor(minx / ss), x1 = (int)floor(maxx / ss);
+    int y0 = (int)floor(miny / ss), y1 = (int)floor(maxy / ss);
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;
-    if (x1 > (int)t->sw - 1) x1 = (int)t->sw - 1;
-    if (y1 > (int)t->sh - 1) y1 = (int)t->sh - 1;
+    if (x1 > (int)t->width - 1) x1 = (int)t->width - 1;
+    if (y1 > (int)t->height - 1) y1 = (int)t->height - 1;
     if (x0 > x1 || y0 > y1) return;
 
     /* Edge functions E(p) = (q.x - o.x)(p.y - o.y) - (q.y - o.y)(p.x - o.x) for each edge o->q,
-     * positive inside. Edge bc weighs a, ca weighs b, ab weighs c. */
+     * positive inside: E = ex * px + ey * py + ec. Edge bc weighs a, ca weighs b, ab weighs c.
+     * Snapped coordinates and sample centres (multiples of 1/2) keep every term exact. */
     const iqr_screen *eo[3] = {b, c, a}, *eq[3] = {c, a, b};
-    double ex[3], ey[3], row[3];
+    double ex[3], ey[3], ec[3];
     int top_left[3];
-    double px = x0 + 0.5, py = y0 + 0.5;
     for (int e = 0; e < 3; e++) {
         double dx = eq[e]->x - eo[e]->x, dy = eq[e]->y - eo[e]->y;
-        ex[e] = -dy; /* dE/dx */
-        ey[e] = dx;  /* dE/dy */
-        row[e] = dx * (py - eo[e]->y) - dy * (px - eo[e]->x);
+        ex[e] = -dy;
+        ey[e] = dx;
+        ec[e] = dy * eo[e]->x - dx * eo[e]->y;
         top_left[e] = dy < 0 || (dy == 0 && dx > 0);
     }
     double inv_area = 1.0 / area;
@@ -301,21 +306,39 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
     const float *L = view->light;
     uint32_t alpha_func = s->alpha_func;
     int blended = s->blend_src != IQ_BLEND_NONE;
-    for (int y = y0; y <= y1; y++) {
-        double e0 = row[0], e1 = row[1], e2 = row[2];
-        size_t at = (size_t)y * t->sw;
-        for (int x = x0; x <= x1; x++, e0 += ex[0], e1 += ex[1], e2 += ex[2]) {
-            if (!((e0 > 0 || (e0 == 0 && top_left[0])) && (e1 > 0 || (e1 == 0 && top_left[1])) &&
-                  (e2 > 0 || (e2 == 0 && top_left[2]))))
-                continue;
-            float wa = (float)(e0 * inv_area), wb = (float)(e1 * inv_area), wc = (float)(e2 * inv_area);
-            float z = wa * a->z + wb * b->z + wc * c->z;
-            float *depth = &t->depth[at + x];
-            if (s->depth_func == IQ_DEPTH_EQUAL ? !(z == *depth) : !(z <= *depth)) continue;
-            /* Perspective-correct weights. */
+    int equal = s->depth_func == IQ_DEPTH_EQUAL;
+    /* As multisampling does: coverage and depth per sample, the colour once per pixel (at its
+     * centre) for the samples that pass. */
+    for (int py = y0; py <= y1; py++) {
+        for (int px = x0; px <= x1; px++) {
+            uint32_t pass = 0; /* bit per sample that is covered and passes the depth test */
+            float zs[IQ_RENDER_MAX_SUPERSAMPLE * IQ_RENDER_MAX_SUPERSAMPLE];
+            for (int j = 0; j < ss; j++) {
+                double sy = py * ss + j + 0.5;
+                for (int i = 0; i < ss; i++) {
+                    double sx = px * ss + i + 0.5;
+                    double e0 = ex[0] * sx + ey[0] * sy + ec[0];
+                    double e1 = ex[1] * sx + ey[1] * sy + ec[1];
+                    double e2 = ex[2] * sx + ey[2] * sy + ec[2];
+                    if (!((e0 > 0 || (e0 == 0 && top_left[0])) && (e1 > 0 || (e1 == 0 && top_left[1])) &&
+                          (e2 > 0 || (e2 == 0 && top_left[2]))))
+                        continue;
+                    float z = (float)((e0 * a->z + e1 * b->z + e2 * c->z) * inv_area);
+                    float dz = t->depth[(size_t)(py * ss + j) * t->sw + (size_t)(px * ss + i)];
+                    if (equal ? !(z == dz) : !(z <= dz)) continue;
+                    zs[j * ss + i] = z;
+                    pass |= 1u << (j * ss + i);
+                }
+            }
+            if (!pass) continue;
+            /* Attributes at the pixel's centre, perspective-correct. */
+            double cx = (px + 0.5) * ss, cy = (py + 0.5) * ss;
+            float wa = (float)((ex[0] * cx + ey[0] * cy + ec[0]) * inv_area);
+            float wb = (float)((ex[1] * cx + ey[1] * cy + ec[1]) * inv_area);
+            float wc = 1.0f - wa - wb;
             float pa = wa * a->inv_w, pb = wb * b->inv_w, pc = wc * c->inv_w;
             float sum = pa + pb + pc;
-            if (!(sum > 0)) continue;
+            if (!(sum > 0) || !isfinite(sum)) continue;
             float inv = 1.0f / sum;
             pa *= inv; pb *= inv; pc *= inv;
             float attr[IQR_ATTRS];
@@ -323,7 +346,8 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
             float tex[4], col[4];
             sample_texture(&d->sampler, attr[7], attr[8], tex);
             for (int k = 0; k < 4; k++) col[k] = tex[k] * attr[9 + k];
-            uint8_t *dst8 = t->color + (at + x) * 4;
+            uint8_t out[4];
+            int replace = 1;
             if (s->lit) {
                 /* renderer.js's fragment shader */
                 float n[3] = {attr[4], attr[5], attr[6]};
@@ -334,38 +358,41 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
                 if (!(diffuse > 0)) diffuse = 0;
                 float sky = 0.5f + 0.5f * n[2];
                 float level = ambient * (0.62f + 0.38f * sky) + intensity * diffuse;
-                dst8[0] = unorm8(col[0] * level);
-                dst8[1] = unorm8(col[1] * level);
-                dst8[2] = unorm8(col[2] * level);
-                dst8[3] = 255;
-                if (s->depth_write) *depth = z;
-                continue;
-            }
-            /* shaderdraw.js's fragment shader: the alpha test, then the blend. */
-            if ((alpha_func == IQ_ALPHA_GT0 && col[3] <= 0) || (alpha_func == IQ_ALPHA_LT128 && col[3] >= 0.5f) ||
-                (alpha_func == IQ_ALPHA_GE128 && col[3] < 0.5f))
-                continue;
-            if (!blended) {
-                dst8[0] = unorm8(col[0]);
-                dst8[1] = unorm8(col[1]);
-                dst8[2] = unorm8(col[2]);
-                dst8[3] = 255;
+                out[0] = unorm8(col[0] * level);
+                out[1] = unorm8(col[1] * level);
+                out[2] = unorm8(col[2] * level);
+                out[3] = 255;
             } else {
-                float src[4], dst[4];
-                for (int k = 0; k < 4; k++) {
-                    src[k] = col[k] < 0 ? 0 : col[k] > 1 ? 1 : col[k];
-                    dst[k] = dst8[k] * (1.0f / 255.0f);
-                }
-                /* The colour as the script says; the target's alpha (what a page composites) is kept. */
-                for (int k = 0; k < 3; k++)
-                    dst8[k] = unorm8(src[k] * blend_factor(s->blend_src, src, dst, k) +
-                                     dst[k] * blend_factor(s->blend_dst, src, dst, k));
+                /* shaderdraw.js's fragment shader: the alpha test, then the blend. */
+                if ((alpha_func == IQ_ALPHA_GT0 && col[3] <= 0) || (alpha_func == IQ_ALPHA_LT128 && col[3] >= 0.5f) ||
+                    (alpha_func == IQ_ALPHA_GE128 && col[3] < 0.5f))
+                    continue;
+                out[0] = unorm8(col[0]);
+                out[1] = unorm8(col[1]);
+                out[2] = unorm8(col[2]);
+                out[3] = 255;
+                replace = !blended;
             }
-            if (s->depth_write) *depth = z;
+            float src[4];
+            for (int k = 0; k < 4; k++) src[k] = col[k] < 0 ? 0 : col[k] > 1 ? 1 : col[k];
+            for (int j = 0; j < ss; j++) {
+                for (int i = 0; i < ss; i++) {
+                    if (!(pass & (1u << (j * ss + i)))) continue;
+                    size_t at = (size_t)(py * ss + j) * t->sw + (size_t)(px * ss + i);
+                    uint8_t *dst8 = t->color + at * 4;
+                    if (replace) memcpy(dst8, out, 4);
+                    else {
+                        float dst[4];
+                        for (int k = 0; k < 4; k++) dst[k] = dst8[k] * (1.0f / 255.0f);
+                        /* The colour as the script says; the target's alpha (what a page composites) is kept. */
+                        for (int k = 0; k < 3; k++)
+                            dst8[k] = unorm8(src[k] * blend_factor(s->blend_src, src, dst, k) +
+                                             dst[k] * blend_factor(s->blend_dst, src, dst, k));
+                    }
+                    if (s->depth_write) t->depth[at] = zs[j * ss + i];
+                }
+            }
         }
-        row[0] += ey[0];
-        row[1] += ey[1];
-        row[2] += ey[2];
     }
 }
 
