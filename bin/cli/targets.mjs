@@ -51,7 +51,7 @@ export async function loadPlayerFolder(iq, dir, options = {}) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.isFile()) files[prefix ? `${prefix}/${entry.name}` : entry.name] = await readBytes(join(dir, entry.name));
   }
-  const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod });
+  const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod, weapon: options.weapon });
   let player = load();
   // Textures often live in other folders of the game tree (sarge's in models/players/grism):
   // read the files each skin's missing references could be, then assemble again.
@@ -136,7 +136,7 @@ export async function openTarget(iq, target, options = {}) {
     const folder = inner.replace(/\\/g, '/').replace(/\/+$/, '');
     const player = archive.players.find((p) => p.path.toLowerCase() === folder.toLowerCase());
     if (player) {
-      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod }), source: 'archive' };
+      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod, weapon: options.weapon }), source: 'archive' };
     }
     const entryBytes = archive.has(inner) ? archive.read(inner) : null;
     if (!entryBytes) {

@@ -35,7 +35,7 @@ export function problemOf(err, path) {
 const problemLine = (path, e) => `${path}: ${e.code}${e.where ? ` (${e.where})` : ''}: ${e.message}`;
 
 /** Everything to check under the given paths: jobs for the workers, and archives the main thread lists. */
-async function walk(paths, iq) {
+export async function walk(paths, iq) {
   const jobs = [];
   const items = []; // results known without a worker (unreadable paths, archives that do not open)
   let bytes = 0; // of the models loaded (archive entries uncompressed)
@@ -83,9 +83,10 @@ async function walk(paths, iq) {
   return { jobs, items, bytes, inputBytes };
 }
 
-// Runs jobs on a pool of workers; a job that takes longer than timeoutMs, or a worker that dies,
-// costs that job only: the worker is replaced and the run goes on.
-function runPool(jobs, workerCount, timeoutMs, onResult) {
+// Runs jobs on a pool of workers (workerUrl: validate's worker.mjs, or render's); a job that takes
+// longer than timeoutMs, or a worker that dies, costs that job only: the worker is replaced and the
+// run goes on.
+export function runPool(jobs, workerCount, timeoutMs, onResult, workerUrl = new URL('./worker.mjs', import.meta.url)) {
   return new Promise((resolveAll) => {
     let next = 0;
     let done = 0;
@@ -128,7 +129,7 @@ function runPool(jobs, workerCount, timeoutMs, onResult) {
       if (next < jobs.length) start();
     };
     const start = () => {
-      const slot = { worker: new Worker(new URL('./worker.mjs', import.meta.url)), job: null, timer: null, dead: false };
+      const slot = { worker: new Worker(workerUrl), job: null, timer: null, dead: false };
       pool.add(slot);
       slot.worker.on('message', (message) => {
         if (slot.dead) return;
