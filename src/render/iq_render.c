@@ -130,10 +130,67 @@ void iq_render_resolve(const iq_render_target *t, uint8_t *rgba) {
 
 // -- Textures
 
+#define IQR_MAX_LEVELS 16
+
+typedef struct iqr_level {
+    const uint8_t *data;
+    int w, h;
+} iqr_level;
+
 typedef struct iqr_sampler {
     const uint8_t *data;
     int w, h, nearest, clamp;
+    int levels;                  /* 1 without mipmaps */
+    iqr_level level[IQR_MAX_LEVELS];
 } iqr_sampler;
+
+static int level_count(uint32_t w, uint32_t h) {
+    int n = 1;
+    while (w > 1 || h > 1) {
+        w = w > 1 ? w / 2 : 1;
+        h = h > 1 ? h / 2 : 1;
+        n++;
+    }
+    return n;
+}
+
+uint64_t iq_render_mipmap_bytes(uint32_t width, uint32_t height) {
+    if (width == 0 || height == 0 || width > IQ_RENDER_MAX_TEXTURE || height > IQ_RENDER_MAX_TEXTURE) return 0;
+    uint64_t total = 0;
+    for (;;) {
+        total += (uint64_t)width * height * 4;
+        if (width == 1 && height == 1) return total;
+        width = width > 1 ? width / 2 : 1;
+        height = height > 1 ? height / 2 : 1;
+    }
+}
+
+int iq_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t *chain) {
+    if (!rgba || !chain || !iq_render_mipmap_bytes(width, height)) return 0;
+    memcpy(chain, rgba, (size_t)width * height * 4);
+    const uint8_t *src = chain;
+    uint8_t *dst = chain + (size_t)width * height * 4;
+    uint32_t w = width, h = height;
+    while (w > 1 || h > 1) {
+        uint32_t nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
+        for (uint32_t y = 0; y < nh; y++) {
+            uint32_t y0 = h > 1 ? 2 * y : 0, y1 = h > 1 ? 2 * y + 1 : 0;
+            for (uint32_t x = 0; x < nw; x++) {
+                uint32_t x0 = w > 1 ? 2 * x : 0, x1 = w > 1 ? 2 * x + 1 : 0;
+                for (int k = 0; k < 4; k++) {
+                    uint32_t sum = src[((size_t)y0 * w + x0) * 4 + k] + src[((size_t)y0 * w + x1) * 4 + k] +
+                                   src[((size_t)y1 * w + x0) * 4 + k] + src[((size_t)y1 * w + x1) * 4 + k];
+                    dst[((size_t)y * nw + x) * 4 + k] = (uint8_t)((sum + 2) / 4);
+                }
+            }
+        }
+        src = dst;
+        dst += (size_t)nw * nh * 4;
+        w = nw;
+        h = nh;
+    }
+    return 1;
+}
 
 /* i is within one texture of the range (the coordinates were wrapped or clamped first). */
 static int wrap_index(int i, int n, int clamp) {
@@ -145,11 +202,33 @@ static int wrap_index(int i, int n, int clamp) {
 
 /* GL's texture(): coordinates to texels with the half-texel offset, then
  * bilinear (or nearest) with repeat or clamp-to-edge. out: 0..1. */
-static void sample_texture(const iqr_sampler *s, float u, float v, float out[4]) {
+static void sample_level(const iqr_sampler *s, const iqr_level *l, float u, float v, float out[4]);
+
+/* GL's texture() with LINEAR_MIPMAP_LINEAR: the level of detail from the footprint (rho, texels per
+ * pixel at level 0), bilinear in the two nearest levels, mixed. rho <= 1: level 0 (magnified). */
+static void sample_texture(const iqr_sampler *s, float u, float v, float rho, float out[4]) {
     if (!s->data) {
         out[0] = out[1] = out[2] = out[3] = 1;
         return;
     }
+    if (s->levels <= 1 || !(rho > 1)) {
+        sample_level(s, &s->level[0], u, v, out);
+        return;
+    }
+    float lod = log2f(rho);
+    float top = (float)(s->levels - 1);
+    if (!(lod < top)) lod = top; /* NaN too */
+    int l0 = (int)lod;
+    float f = lod - (float)l0;
+    sample_level(s, &s->level[l0], u, v, out);
+    if (f > 0 && l0 + 1 < s->levels) {
+        float next[4];
+        sample_level(s, &s->level[l0 + 1], u, v, next);
+        for (int k = 0; k < 4; k++) out[k] += (next[k] - out[k]) * f;
+    }
+}
+
+static void sample_level(const iqr_sampler *s, const iqr_level *l, float u, float v, float out[4]) {
     /* Far outside 0..1 a repeat wraps, a clamp sticks; keep the float to int conversion in range. */
     if (!s->clamp) {
         u -= floorf(u);
@@ -160,10 +239,10 @@ static void sample_texture(const iqr_sampler *s, float u, float v, float out[4])
     }
     if (!(u == u)) u = 0; /* NaN */
     if (!(v == v)) v = 0;
-    float x = u * (float)s->w, y = v * (float)s->h;
+    float x = u * (float)l->w, y = v * (float)l->h;
     if (s->nearest) {
-        int ix = wrap_index((int)floorf(x), s->w, s->clamp), iy = wrap_index((int)floorf(y), s->h, s->clamp);
-        const uint8_t *p = s->data + ((size_t)iy * s->w + ix) * 4;
+        int ix = wrap_index((int)floorf(x), l->w, s->clamp), iy = wrap_index((int)floorf(y), l->h, s->clamp);
+        const uint8_t *p = l->data + ((size_t)iy * l->w + ix) * 4;
         for (int k = 0; k < 4; k++) out[k] = p[k] * (1.0f / 255.0f);
         return;
     }
@@ -171,10 +250,10 @@ static void sample_texture(const iqr_sampler *s, float u, float v, float out[4])
     y -= 0.5f;
     float fx = floorf(x), fy = floorf(y);
     float ax = x - fx, ay = y - fy;
-    int x0 = wrap_index((int)fx, s->w, s->clamp), x1 = wrap_index((int)fx + 1, s->w, s->clamp);
-    int y0 = wrap_index((int)fy, s->h, s->clamp), y1 = wrap_index((int)fy + 1, s->h, s->clamp);
-    const uint8_t *p00 = s->data + ((size_t)y0 * s->w + x0) * 4, *p10 = s->data + ((size_t)y0 * s->w + x1) * 4;
-    const uint8_t *p01 = s->data + ((size_t)y1 * s->w + x0) * 4, *p11 = s->data + ((size_t)y1 * s->w + x1) * 4;
+    int x0 = wrap_index((int)fx, l->w, s->clamp), x1 = wrap_index((int)fx + 1, l->w, s->clamp);
+    int y0 = wrap_index((int)fy, l->h, s->clamp), y1 = wrap_index((int)fy + 1, l->h, s->clamp);
+    const uint8_t *p00 = l->data + ((size_t)y0 * l->w + x0) * 4, *p10 = l->data + ((size_t)y0 * l->w + x1) * 4;
+    const uint8_t *p01 = l->data + ((size_t)y1 * l->w + x0) * 4, *p11 = l->data + ((size_t)y1 * l->w + x1) * 4;
     for (int k = 0; k < 4; k++) {
         float top = p00[k] + (p10[k] - p00[k]) * ax;
         float bottom = p01[k] + (p11[k] - p01[k]) * ax;
@@ -343,8 +422,27 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
             pa *= inv; pb *= inv; pc *= inv;
             float attr[IQR_ATTRS];
             for (int k = 4; k < IQR_ATTRS; k++) attr[k] = pa * va->a[k] + pb * vb->a[k] + pc * vc->a[k];
+            /* The texture's footprint: texture coordinates one pixel to the right and one down. */
+            float rho = 0;
+            if (d->sampler.levels > 1) {
+                float st[2][2];
+                for (int k = 0; k < 2; k++) {
+                    double qx = cx + (k == 0 ? ss : 0), qy = cy + (k == 1 ? ss : 0);
+                    float qa = (float)((ex[0] * qx + ey[0] * qy + ec[0]) * inv_area) * a->inv_w;
+                    float qb = (float)((ex[1] * qx + ey[1] * qy + ec[1]) * inv_area) * b->inv_w;
+                    float qc = (float)((ex[2] * qx + ey[2] * qy + ec[2]) * inv_area) * c->inv_w;
+                    float qs = qa + qb + qc;
+                    qs = qs != 0 ? 1.0f / qs : 0;
+                    st[k][0] = (qa * va->a[7] + qb * vb->a[7] + qc * vc->a[7]) * qs - attr[7];
+                    st[k][1] = (qa * va->a[8] + qb * vb->a[8] + qc * vc->a[8]) * qs - attr[8];
+                }
+                float tw = (float)d->sampler.w, th = (float)d->sampler.h;
+                float rx = sqrtf(st[0][0] * st[0][0] * tw * tw + st[0][1] * st[0][1] * th * th);
+                float ry = sqrtf(st[1][0] * st[1][0] * tw * tw + st[1][1] * st[1][1] * th * th);
+                rho = rx > ry ? rx : ry;
+            }
             float tex[4], col[4];
-            sample_texture(&d->sampler, attr[7], attr[8], tex);
+            sample_texture(&d->sampler, attr[7], attr[8], rho, tex);
             for (int k = 0; k < 4; k++) col[k] = tex[k] * attr[9 + k];
             uint8_t out[4];
             int replace = 1;
@@ -442,7 +540,29 @@ int iq_render_draw(iq_render_target *t, const iq_render_view *view, const iq_ren
         if (s->normals) memcpy(n, s->normals + (size_t)i * 3, sizeof n);
         for (int r = 0; r < 3; r++) o[4 + r] = m[r] * n[0] + m[4 + r] * n[1] + m[8 + r] * n[2];
     }
-    iqr_draw d = {t, view, s, {tx->data, (int)tx->width, (int)tx->height, (int)tx->nearest, (int)tx->clamp}};
+    iqr_draw d;
+    memset(&d, 0, sizeof d);
+    d.t = t;
+    d.view = view;
+    d.s = s;
+    iqr_sampler *sm = &d.sampler;
+    sm->data = tx->data;
+    sm->w = (int)tx->width;
+    sm->h = (int)tx->height;
+    sm->nearest = (int)tx->nearest;
+    sm->clamp = (int)tx->clamp;
+    sm->levels = tx->data && tx->mipmapped && !tx->nearest ? level_count(tx->width, tx->height) : 1;
+    if (sm->levels > IQR_MAX_LEVELS) sm->levels = IQR_MAX_LEVELS;
+    {
+        const uint8_t *at = tx->data;
+        uint32_t w = tx->width, h = tx->height;
+        for (int l = 0; l < sm->levels; l++) {
+            sm->level[l] = (iqr_level){at, (int)w, (int)h};
+            at += (size_t)w * h * 4;
+            w = w > 1 ? w / 2 : 1;
+            h = h > 1 ? h / 2 : 1;
+        }
+    }
     for (uint32_t tri = 0; tri < s->triangle_count; tri++) {
         iqr_vertex poly[IQR_CLIP_MAX], clipped[IQR_CLIP_MAX];
         int finite = 1, inside = 1;

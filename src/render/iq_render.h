@@ -38,7 +38,17 @@ typedef struct iq_render_texture {
     const uint8_t *data;      /* width * height * 4 bytes, RGBA, top row first; NULL: white */
     uint32_t nearest;         /* 1: no filtering (the element keeps images of 16x16 or less crisp) */
     uint32_t clamp;           /* 1: clamp to the edge, 0: repeat */
+    uint32_t mipmapped;       /* 1: data holds the whole chain iq_render_mipmaps made, and minified
+                               * texels are filtered trilinearly (GL's LINEAR_MIPMAP_LINEAR) */
 } iq_render_texture;
+
+/* Bytes of a texture's mipmap chain (level 0 included: every level halves, down to 1x1), or 0
+ * for a size outside 1..IQ_RENDER_MAX_TEXTURE. */
+uint64_t iq_render_mipmap_bytes(uint32_t width, uint32_t height);
+/* Fills chain (iq_render_mipmap_bytes long) with level 0 (a copy of rgba) and each smaller level
+ * the 2x2 average of the one above (as glGenerateMipmap's box filter). Returns 1, or 0 when the
+ * size is outside the limits. */
+int iq_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t *chain);
 
 /* One draw: a surface's triangles with one texture and one state. */
 typedef struct iq_render_surface {

@@ -169,7 +169,7 @@ static void test_textures(void) {
     quad q;
     make_quad(&q, -1, -1, 1, 1, 0, 0);
     iq_render_surface s = surface_of(&q);
-    s.texture = (iq_render_texture){2, 2, tex, 1, 0};
+    s.texture = (iq_render_texture){2, 2, tex, 1, 0, 0};
     iq_render_target *t = iq_render_target_new(8, 8, 1, NULL);
     iq_render_draw(t, &view, &s, NULL);
     uint8_t px[8 * 8 * 4];
@@ -195,12 +195,50 @@ static void test_textures(void) {
      * (centres at s = 7/16 and 9/16) are 3/8 and 5/8 of the way (texel centres at 1/4 and 3/4). */
     static const uint8_t bw[8] = {0, 0, 0, 255, 255, 255, 255, 255};
     make_quad(&q, -1, -1, 1, 1, 0, 0);
-    s.texture = (iq_render_texture){2, 1, bw, 0, 1};
+    s.texture = (iq_render_texture){2, 1, bw, 0, 1, 0};
     iq_render_draw(t, &view, &s, NULL);
     iq_render_resolve(t, px);
     CHECK(abs(px[3 * 4] - 96) <= 1 && abs(px[4 * 4] - 159) <= 1, "bilinear: %d %d (expected 96 159)", px[12], px[16]);
     CHECK(px[0] == 0 && px[7 * 4] == 255, "bilinear clamp: the ends are the edge texels");
     iq_render_target_free(t);
+}
+
+/* Mipmaps: the chain's levels are 2x2 averages; a one-texel checker seen from far is grey (the
+ * element's trilinear filtering), where sampling level 0 would give black or white. */
+static void test_mipmaps(void) {
+    CHECK(iq_render_mipmap_bytes(4, 2) == (4 * 2 + 2 * 1 + 1 * 1) * 4, "chain bytes");
+    CHECK(iq_render_mipmap_bytes(0, 2) == 0 && iq_render_mipmap_bytes(IQ_RENDER_MAX_TEXTURE + 1, 1) == 0, "bad sizes");
+    enum { N = 64 };
+    uint8_t *tex = malloc(N * N * 4), *chain = malloc(iq_render_mipmap_bytes(N, N));
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) {
+            uint8_t v = ((x + y) & 1) ? 255 : 0;
+            uint8_t *p = tex + (y * N + x) * 4;
+            p[0] = p[1] = p[2] = v;
+            p[3] = 255;
+        }
+    CHECK(iq_render_mipmaps(tex, N, N, chain), "mipmaps");
+    CHECK(chain[N * N * 4] == 128 && chain[N * N * 4 + 3] == 255, "level 1 is the average: %d", chain[N * N * 4]);
+    iq_render_view view = flat_view();
+    quad q;
+    make_quad(&q, -1, -1, 1, 1, 0, 0);
+    for (int i = 0; i < 8; i++) q.texcoords[i] += 0.5f / N; /* pixel centres on texel centres */
+    iq_render_surface s = surface_of(&q);
+    s.texture = (iq_render_texture){N, N, chain, 0, 0, 1};
+    iq_render_target *t = iq_render_target_new(4, 4, 1, NULL);
+    iq_render_draw(t, &view, &s, NULL);
+    uint8_t px[64];
+    iq_render_resolve(t, px);
+    int grey = 1;
+    for (int i = 0; i < 16; i++) grey &= abs(px[i * 4] - 128) <= 2;
+    CHECK(grey, "minified 16x: grey, got %d %d", px[0], px[4]);
+    s.texture.mipmapped = 0;
+    iq_render_draw(t, &view, &s, NULL);
+    iq_render_resolve(t, px);
+    CHECK(abs(px[0] - 128) > 60, "without mipmaps: a texel's black or white (%d)", px[0]);
+    iq_render_target_free(t);
+    free(tex);
+    free(chain);
 }
 
 static void test_alpha_and_blending(void) {
@@ -210,7 +248,7 @@ static void test_alpha_and_blending(void) {
     quad q;
     make_quad(&q, -1, -1, 1, 1, 0, 0);
     iq_render_surface s = surface_of(&q);
-    s.texture = (iq_render_texture){2, 1, tex, 1, 0};
+    s.texture = (iq_render_texture){2, 1, tex, 1, 0, 0};
     iq_render_target *t = iq_render_target_new(8, 8, 1, NULL);
     uint8_t px[8 * 8 * 4];
     const uint32_t funcs[3] = {IQ_ALPHA_GE128, IQ_ALPHA_LT128, IQ_ALPHA_GT0};
@@ -322,7 +360,7 @@ static void test_perspective(void) {
     memset(&s, 0, sizeof s);
     s.positions = p; s.texcoords = st; s.colors = colors; s.vertex_count = 4; s.indices = idx; s.triangle_count = 2;
     memcpy(s.matrix, IDENTITY, sizeof IDENTITY);
-    s.texture = (iq_render_texture){1, 2, tex, 1, 0};
+    s.texture = (iq_render_texture){1, 2, tex, 1, 0, 0};
     s.depth_write = 1;
     enum { N = 200 };
     iq_render_target *t = iq_render_target_new(N, N, 1, NULL);
@@ -387,7 +425,7 @@ static void test_bad_arguments(void) {
     CHECK(!iq_render_draw(t, &view, &s, &e), "blend src without dst");
     s.blend_src = 0;
     static const uint8_t px1[4] = {1, 2, 3, 4};
-    s.texture = (iq_render_texture){0, 1, px1, 0, 0};
+    s.texture = (iq_render_texture){0, 1, px1, 0, 0, 0};
     CHECK(!iq_render_draw(t, &view, &s, &e), "texture 0 wide");
     s.texture = (iq_render_texture){0};
     /* Non-finite and absurd vertices: skipped, never drawn, never a crash. */
@@ -427,6 +465,7 @@ int main(void) {
     test_coverage_and_culling();
     test_depth();
     test_textures();
+    test_mipmaps();
     test_alpha_and_blending();
     test_supersampling_and_background();
     test_light();

@@ -29,7 +29,11 @@ const CPU_DEFORMS = new Set(['wave', 'normal', 'bulge', 'move']);
 /** One picture: { width, height, pixels (RGBA, top row first), missingFiles }. */
 export async function render(iq, target, options = {}) {
   const scene = await Scene.create(iq, target, options, 'render()');
-  return scene.draw({ time: options.time, frame: options.frame });
+  try {
+    return scene.draw({ time: options.time, frame: options.frame });
+  } finally {
+    scene.dispose();
+  }
 }
 
 /**
@@ -52,11 +56,15 @@ export async function renderAnimation(iq, target, options = {}) {
   }
   const start = Number(options.time) || 0;
   const frames = [];
-  for (let i = 0; i < count; i++) {
-    const time = start + i / fps;
-    const turn = options.turntable ? (360 * i) / count : 0;
-    const image = scene.draw({ time, turn });
-    frames.push({ ...image, time });
+  try {
+    for (let i = 0; i < count; i++) {
+      const time = start + i / fps;
+      const turn = options.turntable ? (360 * i) / count : 0;
+      const image = scene.draw({ time, turn });
+      frames.push({ ...image, time });
+    }
+  } finally {
+    scene.dispose();
   }
   return { frames, fps };
 }
@@ -226,18 +234,10 @@ class Scene {
     poseContent(this.content, this.tracks, true);
     const camera = this._camera(turn);
     const view = { viewProjection: camera.viewProjection, light: this.light.direction ?? camera.light, ambient: this.light.ambient, intensity: this.light.intensity };
+    const texture = this._heapTextures();
     const mem = wasm.arena(what);
     let target = 0;
     try {
-      // Textures and records first: allocating may grow the heap, which moves the posed views.
-      const textures = new Map();
-      const texture = (img, clamp = false) => {
-        if (!img) return { width: 0, height: 0, data: 0, nearest: 0, clamp: 0 };
-        if (!textures.has(img)) textures.set(img, mem.bytes(img.data));
-        const nearest = img.crisp || (img.width <= 16 && img.height <= 16) ? 1 : 0;
-        return { width: img.width, height: img.height, data: textures.get(img), nearest, clamp: clamp ? 1 : 0 };
-      };
-      for (const part of this.content.parts) for (const img of [...part.textures, ...part.shaders.flatMap((s) => (s ? Object.values(s.images) : []))]) if (img) texture(img);
       const viewPtr = mem.records('iq_render_view', [view]);
       const surfacePtr = mem.alloc(wasm.sizeof('iq_render_surface'));
       const colorPtr = mem.alloc(16);
@@ -275,6 +275,43 @@ class Scene {
       if (target) e.iq_wasm_render_target_free(target);
       mem.free();
     }
+  }
+
+  // Every image the parts draw with, in the heap once per scene (a mipmap chain for the filtered
+  // ones, as the element's textures have): a function image -> iq_render_texture values.
+  _heapTextures() {
+    const { wasm } = this;
+    const e = wasm.exports;
+    if (!this._textureMem) {
+      this._textureMem = wasm.arena(this.what);
+      this._textureAt = new Map();
+      for (const part of this.content.parts) {
+        for (const img of [...part.textures, ...part.shaders.flatMap((s) => (s ? Object.values(s.images) : []))]) {
+          if (!img || this._textureAt.has(img)) continue;
+          const nearest = img.crisp || (img.width <= 16 && img.height <= 16);
+          const bytes = nearest ? 0 : e.iq_wasm_render_mipmap_bytes(img.width, img.height);
+          if (bytes > 0) {
+            const chain = this._textureMem.alloc(bytes);
+            const source = this._textureMem.bytes(img.data);
+            e.iq_wasm_render_mipmaps(source, img.width, img.height, chain);
+            this._textureAt.set(img, { data: chain, nearest: 0, mipmapped: 1 });
+          } else {
+            this._textureAt.set(img, { data: this._textureMem.bytes(img.data), nearest: 1, mipmapped: 0 });
+          }
+        }
+      }
+    }
+    return (img, clamp = false) => {
+      if (!img) return { width: 0, height: 0, data: 0, nearest: 0, clamp: 0, mipmapped: 0 };
+      const at = this._textureAt.get(img);
+      return { width: img.width, height: img.height, ...at, clamp: clamp ? 1 : 0 };
+    };
+  }
+
+  /** Frees the scene's textures in the heap. */
+  dispose() {
+    this._textureMem?.free();
+    this._textureMem = null;
   }
 
   _camera(turn) {
