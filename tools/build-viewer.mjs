@@ -24,6 +24,22 @@ const withoutGltf = {
   },
 };
 
+// The software renderer (web/render/) needs interquake.wasm, which the one-file element does not
+// load: iq.render() and the encoders there say so instead of adding their code to the bundle.
+const withoutRender = {
+  name: 'without-render',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)render\/(render|images)\.js$/ }, () => ({ path: 'render-absent', namespace: 'interquake-render' }));
+    b.onLoad({ filter: /.*/, namespace: 'interquake-render' }, () => ({
+      contents: `import { InterquakeError } from './wasm.js';
+        const absent = async () => { throw new InterquakeError('unsupported', "render() and the PNG encoders are not part of the one-file element: import 'interquake' for them"); };
+        export const render = absent, renderAnimation = absent, encodePNG = absent, encodeAPNG = absent, encodeSpriteSheet = absent;`,
+      resolveDir: new URL('../web/core/', import.meta.url).pathname,
+      loader: 'js',
+    }));
+  },
+};
+
 const liteWasm = {
   name: 'lite-wasm',
   setup(b) {
@@ -35,7 +51,7 @@ await Promise.all([
   // fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
   // back to interquake-inflate.min.js beside it.
   build({ ...common, entryPoints: ['web/interquake-viewer.js'], outfile: 'web/interquake-viewer.min.js',
-    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, liteWasm] }),
+    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, withoutRender, liteWasm] }),
   build({ ...common, entryPoints: ['web/core/inflate.js'], outfile: 'web/interquake-inflate.min.js' }),
   // The drawer imports nothing: the element passes it the GL context and the library's calls.
   build({ ...common, entryPoints: ['web/viewer/shaderdraw.js'], outfile: 'web/interquake-shaders.min.js' }),

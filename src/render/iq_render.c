@@ -6,8 +6,8 @@
  * perspective correction and shaded per sample; colours are stored as 8-bit
  * premultiplied RGBA, like a WebGL canvas with premultipliedAlpha, so blending
  * reads back what a GPU would. */
-#include "iq_render.h"
-#include "iq_internal.h"
+#include "render/iq_render.h"
+#include "base/iq_internal.h"
 #include <math.h>
 #include <string.h>
 

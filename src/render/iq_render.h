@@ -17,7 +17,7 @@
 #define IQ_RENDER_H
 
 #include "interquake.h"
-#include "iq_shader.h" /* the stage states: iq_shader_cull, iq_shader_blend, iq_shader_alpha_func, iq_shader_depth_func */
+#include "quake3/iq_shader.h" /* the stage states: iq_shader_cull, iq_shader_blend, iq_shader_alpha_func, iq_shader_depth_func */
 
 #ifdef __cplusplus
 extern "C" {

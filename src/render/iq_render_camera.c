@@ -3,8 +3,8 @@
  * light, computed in double and stored as the float matrices the element
  * hands WebGL, so both draw from the same numbers (tests/js/render/ compares
  * them). Z is up, as in Quake and IQM. */
-#include "iq_render.h"
-#include "iq_internal.h"
+#include "render/iq_render.h"
+#include "base/iq_internal.h"
 #include <math.h>
 
 #define IQR_PI 3.14159265358979323846

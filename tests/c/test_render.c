@@ -7,7 +7,7 @@
  * arguments, and each allocation failing in turn. Run from the repository root. */
 #include "check.h"
 #include "render/iq_render.h"
-#include "iq_internal.h"
+#include "base/iq_internal.h"
 #include <math.h>
 #include <string.h>
 

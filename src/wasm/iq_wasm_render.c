@@ -2,7 +2,7 @@
  * builds link without this file, so the renderer's code is not in them). The
  * records they take are in the layout table (iq_wasm_tables.c); JS drives
  * them from web/render/render.js. */
-#include "iq_wasm_internal.h"
+#include "wasm/iq_wasm_internal.h"
 #include "render/iq_render.h"
 
 IQ_EXPORT iq_render_target *iq_wasm_render_target_new(uint32_t width, uint32_t height, uint32_t supersample,
