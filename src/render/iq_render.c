@@ -558,6 +558,7 @@ int iq_render_draw(iq_render_target *t, const iq_render_view *view, const iq_ren
         uint32_t w = tx->width, h = tx->height;
         for (int l = 0; l < sm->levels; l++) {
             sm->level[l] = (iqr_level){at, (int)w, (int)h};
+            if (l + 1 == sm->levels) break;
             at += (size_t)w * h * 4;
             w = w > 1 ? w / 2 : 1;
             h = h > 1 ? h / 2 : 1;

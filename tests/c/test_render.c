@@ -8,6 +8,7 @@
 #include "check.h"
 #include "render/iq_render.h"
 #include "base/iq_internal.h"
+#include "render_check.h"
 #include <math.h>
 #include <string.h>
 
@@ -461,6 +462,31 @@ static void test_allocations(void) {
 }
 #endif
 
+/* Every corpus model renders with finite clip coordinates (render_check.h, the fuzzer's invariant). */
+static void test_corpus(void) {
+    static const char *files[] = {"iqm/mrfixit/mrfixit.iqm", "iqm/raylib/guy.iqm", "iqm/raylib/vertex_colored_object.iqm",
+                                  "iqm/extension/door2.iqm", "md3/assimp/watercan.md3", "md3/assimp/european_fnt_v2.md3",
+                                  "iqe/unvanquished/jetpack.iqe", "iqe/unvanquished/weapons/level1/vwep_view.iqe",
+                                  "md3/openarena/models/players/sarge/upper.md3"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "../shared/corpus/%s", files[i]);
+        size_t size;
+        unsigned char *data = iqt_read_file(path, &size);
+        CHECK(data, "%s: read", path);
+        if (!data) continue;
+        iq_error e;
+        iq_model *m = iq_load_memory(data, size, NULL, &e);
+        CHECK(m, "%s: %s", path, e.message);
+        if (m) {
+            int bad = iqt_check_render(m);
+            CHECK(bad == 0, "%s: render check %d", path, bad);
+            iq_free(m);
+        }
+        free(data);
+    }
+}
+
 int main(void) {
     test_coverage_and_culling();
     test_depth();
@@ -472,6 +498,7 @@ int main(void) {
     test_perspective();
     test_camera();
     test_bad_arguments();
+    test_corpus();
 #ifdef IQI_TEST_ALLOC
     test_allocations();
 #endif
