@@ -4,7 +4,6 @@
 
 import { InterquakeError } from '../core/wasm.js';
 import { crc32 } from '../quake3/archive.js';
-import { encodePNG as encodePNGPixels } from '../core/gltf.js';
 
 let fflate = null;
 async function loadFflate() {
@@ -170,7 +169,35 @@ function checkImage(image, what) {
 /** A picture from render() as PNG bytes (RGBA). */
 export async function encodePNG(image) {
   checkImage(image, 'encodePNG()');
-  return encodePNGPixels(image.width, image.height, image.pixels, { alpha: true });
+  return encodePNGPixels(image.width, image.height, image.pixels);
+}
+
+/**
+ * RGBA pixels as an RGBA PNG, for speed: every row with the Up filter (rendered pictures are
+ * mostly flat background and smooth shading, where Up does about as well as choosing per row) and
+ * deflate level 4. About ten times faster than the glTF writer's smallest-output encoder.
+ */
+async function encodePNGPixels(width, height, rgba) {
+  const { zlibSync } = await loadFflate();
+  const stride = width * 4;
+  const raw = new Uint8Array(height * (stride + 1));
+  for (let y = 0; y < height; y++) {
+    const out = y * (stride + 1);
+    const row = y * stride;
+    raw[out] = y ? 2 : 0;
+    if (!y) raw.set(rgba.subarray(0, stride), 1);
+    else for (let i = 0; i < stride; i++) raw[out + 1 + i] = rgba[row + i] - rgba[row - stride + i];
+  }
+  const ihdr = new Uint8Array(13);
+  putBE(ihdr, 0, width, 4);
+  putBE(ihdr, 4, height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 6; // RGBA
+  const parts = [Uint8Array.from(PNG_SIGNATURE), chunk('IHDR', ihdr), chunk('IDAT', zlibSync(raw, { level: 4 })), chunk('IEND', new Uint8Array(0))];
+  const png = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
+  let at = 0;
+  for (const x of parts) { png.set(x, at); at += x.length; }
+  return png;
 }
 
 function chunk(type, data) {
@@ -210,7 +237,7 @@ export async function encodeAPNG(frames, { fps = 15 } = {}) {
   const parts = [Uint8Array.from(PNG_SIGNATURE)];
   let sequence = 0;
   for (let i = 0; i < list.length; i++) {
-    const png = await encodePNGPixels(width, height, list[i].pixels, { alpha: true });
+    const png = await encodePNGPixels(width, height, list[i].pixels);
     const cs = chunks(png);
     if (i === 0) {
       parts.push(chunk('IHDR', cs.find((c) => c.type === 'IHDR').data));
@@ -270,5 +297,5 @@ export async function encodeSpriteSheet(frames, { columns } = {}) {
     for (let row = 0; row < h; row++) pixels.set(f.pixels.subarray(row * w * 4, (row + 1) * w * 4), ((y + row) * width + x) * 4);
     atlas.frames.push({ x, y, w, h, ...(f.time !== undefined ? { time: f.time } : {}) });
   });
-  return { png: await encodePNGPixels(width, height, pixels, { alpha: true }), atlas };
+  return { png: await encodePNGPixels(width, height, pixels), atlas };
 }

@@ -69,6 +69,8 @@ export async function renderAnimation(iq, target, options = {}) {
   return { frames, fps };
 }
 export const MAX_FRAMES = 10000;
+const decodedImages = new WeakMap(); // model or player -> Map(options.files -> Map(path -> Promise<{ img, missing }>))
+const framedBounds = new WeakMap();  // model or player -> Map(animations -> { min, max })
 
 // Everything a picture needs that does not change between frames: parts, textures, tracks, framing.
 class Scene {
@@ -114,23 +116,31 @@ class Scene {
       throw new InterquakeError('invalid_argument', `${what}: lightDirection '${options.lightDirection}' is not three numbers`);
     }
     this.missingFiles = [];
+    this.subject = target;
     this.content = contentOf(iq, target, options, what);
   }
 
   // Textures of every part (and its script blocks' stage images), decoded once.
   async _textures() {
     const c = this.content;
-    const decoded = new Map();
-    const image = (path, read) => {
+    // Decoded once per model or player and source of files (they never change): later pictures
+    // of it reuse them. Each entry resolves to { img, missing } (missing: the path was not found).
+    let bySource = decodedImages.get(this.subject);
+    if (!bySource) decodedImages.set(this.subject, bySource = new Map());
+    const source = this.options.files ?? null;
+    let decoded = bySource.get(source);
+    if (!decoded) bySource.set(source, decoded = new Map());
+    const image = async (path, read) => {
       if (!decoded.has(path)) {
         decoded.set(path, (async () => {
           const bytes = read(path);
-          if (!bytes) { addMissing(this.missingFiles, path); return PLACEHOLDER; }
-          if (!(bytes instanceof Uint8Array)) return bytes; // an image already
-          try { return await decodeImage(this.iq, bytes, path); } catch { return PLACEHOLDER; }
+          if (!bytes) return { img: PLACEHOLDER, missing: true };
+          try { return { img: await decodeImage(this.iq, bytes, path), missing: false }; } catch { return { img: PLACEHOLDER, missing: false }; }
         })());
       }
-      return decoded.get(path);
+      const { img, missing } = await decoded.get(path);
+      if (missing) addMissing(this.missingFiles, path);
+      return img;
     };
     if (c.player) {
       const player = c.player;
@@ -178,13 +188,14 @@ class Scene {
             for (const path of readFile ? textureCandidates(name) : []) {
               const bytes = await readFile(path);
               if (!bytes) continue;
-              try { return await decodeImage(this.iq, bytes, path); } catch { return PLACEHOLDER; }
+              try { return { img: await decodeImage(this.iq, bytes, path), missing: false }; } catch { return { img: PLACEHOLDER, missing: false }; }
             }
-            addMissing(this.missingFiles, name);
-            return PLACEHOLDER;
+            return { img: PLACEHOLDER, missing: true };
           })());
         }
-        return decoded.get(name);
+        const { img, missing } = await decoded.get(name);
+        if (missing) addMissing(this.missingFiles, name);
+        return img;
       }));
     }
   }
@@ -210,7 +221,12 @@ class Scene {
         || c.animations.find((a) => a.part === 'both' || track.part === 'both') || null;
       if (animation) track.start(animation, { speed: 1, loop: o.loop ?? naturalLoop(animation) });
     }
-    this.bounds = sane(drawnBounds(c, this.tracks));
+    // The framing over the animations: computed once per model or player and pair of animations.
+    const key = this.tracks.map((t) => `${t.part}:${t.animation?.name ?? ''}:${t.animation?.part ?? ''}`).join('|');
+    let cache = framedBounds.get(this.subject);
+    if (!cache) framedBounds.set(this.subject, cache = new Map());
+    if (!cache.has(key)) cache.set(key, sane(drawnBounds(c, this.tracks)));
+    this.bounds = cache.get(key);
   }
 
   /** Seconds of the longest track's pass (0 without animation). */
