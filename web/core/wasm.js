@@ -372,6 +372,12 @@ let fileReader = null;
 /** Lets init() read file: URLs (the Node entry passes fs.readFile). */
 export function setFileReader(read) { fileReader = read; }
 
+// A native zlib deflate (Node's, set by web/interquake.node.js): (bytes, level) -> zlib stream.
+// The PNG writers (web/render/images.js) use it when set, fflate's otherwise.
+let nativeDeflate = null;
+export function setDeflate(deflate) { nativeDeflate = deflate; }
+export function getDeflate() { return nativeDeflate; }
+
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 // What a response that is not WebAssembly holds, for the error message.
