@@ -134,6 +134,8 @@ export interface RenderOptions {
   frame?: number;
   /** Loop mode the animation plays in (default: its own). */
   loop?: 'repeat' | 'once' | 'pingpong';
+  /** Shader scripts' clock in seconds (default: time; with frame, the play head's time, as renderFrame()). */
+  shaderTime?: number;
   /** Players: another of player.skins. */
   skin?: string;
   /** camera-orbit ("45deg 60deg 5m", "auto auto 120%"), camera-target ("0m 1.5m 0m"), field-of-view ("30deg"). */

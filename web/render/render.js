@@ -246,7 +246,10 @@ class Scene {
       if (!Number.isFinite(t)) throw new InterquakeError('invalid_argument', `${what}: time '${time}' is not a number`);
       for (const track of this.tracks) track.seek(t);
     }
-    const shaderTime = this.tracks[0]?.time ?? (Number(time) || 0);
+    // Shader scripts' clock: the time asked for; for a frame, the play head's time (as the
+    // element's renderFrame holds it); options.shaderTime overrides both.
+    const asked = this.options.shaderTime;
+    const shaderTime = Number.isFinite(asked) ? asked : frame !== undefined && frame !== null ? (this.tracks[0]?.time ?? 0) : Number(time) || 0;
     poseContent(this.content, this.tracks, true);
     const camera = this._camera(turn);
     const view = { viewProjection: camera.viewProjection, light: this.light.direction ?? camera.light, ambient: this.light.ambient, intensity: this.light.intensity };

@@ -212,3 +212,38 @@ test('decodePNG reads the corpus PNG and refuses bad ones', async () => {
   bad[16] = 0x7f; // width 2^31
   await assert.rejects(decodePNG(bad), { code: 'bad_value' });
 });
+
+// A player whose legs are one 10x10 square facing +X drawn by a shader script (tests/js/lib builders).
+async function scriptedPlayer(script) {
+  const { buildMD3 } = await import('../lib/md3-build.mjs');
+  const enc = new TextEncoder();
+  const square = (name, shader, size) => ({
+    name, shaders: [{ name: shader, index: 0 }], triangles: [[0, 1, 2], [0, 2, 3]], texcoords: [[0, 1], [0, 0], [1, 0], [1, 1]],
+    frames: [[[0, -size, -size], [0, -size, size], [0, size, size], [0, size, -size]].map((xyz) => ({ xyz, normal: 0 }))],
+  });
+  const files = {
+    'models/players/s/lower.md3': buildMD3({ tags: [{ name: 'tag_torso', frames: [{ origin: [-50, 0, 0] }] }], surfaces: [square('l_legs', 'models/players/s/glow', 5)] }).bytes,
+    'models/players/s/upper.md3': buildMD3({ tags: [{ name: 'tag_head', frames: [{ origin: [0, 0, 0] }] }], surfaces: [square('u_torso', 'models/players/s/glow', 0.01)] }).bytes,
+    'models/players/s/head.md3': buildMD3({ surfaces: [square('h_head', 'models/players/s/glow', 0.01)] }).bytes,
+    'models/players/s/animation.cfg': enc.encode(Array.from({ length: 25 }, () => '0 1 0 10').join('\n')),
+    'scripts/player_s.shader': enc.encode(`models/players/s/glow\n{\n${script}\n}\n`),
+  };
+  return iq.loadPlayer(files);
+}
+const SCRIPTED = { width: 32, height: 32, cameraOrbit: '0deg 90deg 30m', cameraTarget: '0m 0m 0m', fieldOfView: '60deg', background: 'transparent' };
+
+test('Quake 3 shader stages: colours, additive blending, the alpha test before it, waves at the picture\'s time', async () => {
+  let player = await scriptedPlayer('{\nmap $whiteimage\nrgbGen const ( 1 0 0 )\n}\n{\nmap $whiteimage\nblendFunc add\nrgbGen const ( 0 0 1 )\n}');
+  let img = await iq.render(player, SCRIPTED);
+  assert.deepEqual(at(img, 16, 16), [255, 0, 255, 255], 'red, then blue added');
+  player.dispose();
+  player = await scriptedPlayer('{\nmap $whiteimage\nrgbGen const ( 0 1 0 )\n}\n{\nmap $whiteimage\nblendFunc GL_SRC_ALPHA GL_ONE_MINUS_SRC_ALPHA\nalphaGen const 0.25\nalphaFunc GE128\n}');
+  img = await iq.render(player, SCRIPTED);
+  assert.deepEqual(at(img, 16, 16), [0, 255, 0, 255], 'the second stage fails its alpha test: green stays');
+  player.dispose();
+  player = await scriptedPlayer('{\nmap $whiteimage\nrgbGen wave square 0 1 0 1\n}');
+  const early = await iq.render(player, { ...SCRIPTED, time: 0.25 });
+  const late = await iq.render(player, { ...SCRIPTED, time: 0.75 });
+  assert.deepEqual([at(early, 16, 16)[0], at(late, 16, 16)[0]], [255, 0], 'a square wave: on in the first half second, off in the second');
+  player.dispose();
+});
