@@ -85,6 +85,7 @@ function outputName(path, roots) {
   for (const root of roots) {
     const r = root.replace(/\\/g, '/').replace(/\/+$/, '');
     if (rel.startsWith(`${r}/`)) { rel = rel.slice(r.length + 1); break; }
+    if (rel.startsWith(`${r}:`)) { rel = `${basename(r).replace(/\.\w+$/, '')}/${rel.slice(r.length + 1)}`; break; } // an archive given itself
   }
   return `${rel.replace(/\.(iqm|iqe|md3)$/i, '').replace(/^[./]+/, '').replace(/[/:\\]+/g, '_') || 'model'}.png`;
 }
