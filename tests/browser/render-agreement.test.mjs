@@ -71,36 +71,39 @@ async function installCompare(page) {
 }
 
 test('iq.render() agrees with the element for every corpus model, frames and orbits', { timeout: 600000 }, async () => {
+  // One page: each model loaded in turn into the same element, both orbits set on it.
+  const page = await elementPage(browser, 'iq-agree.html',
+    `<interquake-viewer background="transparent" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>`);
+  await installCompare(page);
   const results = [];
   for (const { src, frames } of MODELS) {
-    for (const orbit of ORBITS) {
-      const page = await elementPage(browser, 'iq-agree.html',
-        `<interquake-viewer src="corpus/${src}" background="transparent" camera-orbit="${orbit}" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>`);
-      await page.waitForFunction(() => document.querySelector('interquake-viewer')?.loaded, null, { timeout: 60000 });
-      await installCompare(page);
-      const r = await page.evaluate(async ({ src, frames, orbit, width, height }) => {
-        const { init } = await import('./interquake.js');
-        const iq = await init();
-        const v = document.querySelector('interquake-viewer');
-        const dir = `corpus/${src.slice(0, src.lastIndexOf('/') + 1)}`;
-        const model = iq.load(new Uint8Array(await (await fetch(`corpus/${src}`)).arrayBuffer()), { name: src });
-        const files = async (path) => {
-          const response = await fetch(dir + path);
-          return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
-        };
-        const out = [];
+    const r = await page.evaluate(async ({ src, frames, orbits, width, height }) => {
+      const { init } = await import('./interquake.js');
+      const iq = await init();
+      await customElements.whenDefined('interquake-viewer');
+      const v = document.querySelector('interquake-viewer');
+      await v.load(`corpus/${src}`);
+      const dir = `corpus/${src.slice(0, src.lastIndexOf('/') + 1)}`;
+      const model = iq.load(new Uint8Array(await (await fetch(`corpus/${src}`)).arrayBuffer()), { name: src });
+      const files = async (path) => {
+        const response = await fetch(dir + path);
+        return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
+      };
+      const out = [];
+      for (const orbit of orbits) {
+        v.setAttribute('camera-orbit', orbit);
         for (const frame of frames) {
           v.renderFrame(frame);
           const image = await iq.render(model, { width, height, frame, cameraOrbit: orbit, background: 'transparent', files });
-          out.push({ frame, ...(await window.iqCompare(v, image)) });
+          out.push({ orbit, frame, ...(await window.iqCompare(v, image)) });
         }
-        model.dispose();
-        return out;
-      }, { src, frames, orbit, width: WIDTH, height: HEIGHT });
-      for (const x of r) results.push({ src, orbit, ...x });
-      await page.close();
-    }
+      }
+      model.dispose();
+      return out;
+    }, { src, frames, orbits: ORBITS, width: WIDTH, height: HEIGHT });
+    for (const x of r) results.push({ src, ...x });
   }
+  await page.close();
   console.log(results.map((x) => `${x.src} ${x.orbit} frame ${x.frame}: silhouette ${(x.silhouette * 100).toFixed(2)}% (${x.inA}/${x.inB} px), colour ${x.color?.toFixed(2)}`).join('\n'));
   for (const x of results) {
     assert.ok(!x.size, `${x.src}: sizes differ ${x.size}`);
@@ -111,32 +114,35 @@ test('iq.render() agrees with the element for every corpus model, frames and orb
 });
 
 test('iq.render() agrees with the element for the corpus player with a weapon', { timeout: 300000 }, async () => {
-  const files = Object.fromEntries([...gameFiles()].map(([k, v]) => [k, [...v]]));
-  for (const [k, v] of Object.entries(gunFiles())) files[k] = [...v];
-  const results = [];
-  for (const orbit of ORBITS) {
-    const page = await elementPage(browser, 'iq-agree-q3.html',
-      `<interquake-viewer weapon="gun" legs-animation="LEGS_RUN" torso-animation="TORSO_ATTACK" background="transparent" camera-orbit="${orbit}" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>`);
-    await installCompare(page);
-    const r = await page.evaluate(async ({ files, orbit, width, height }) => {
-      const object = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, new Uint8Array(v)]));
-      const v = document.querySelector('interquake-viewer');
-      await v.load(object);
-      const { init } = await import('./interquake.js');
-      const iq = await init();
-      const player = iq.loadPlayer(object, { weapon: 'gun' });
-      const out = [];
+  const gun = Object.fromEntries(Object.entries(gunFiles()).map(([k, v]) => [k, [...v]]));
+  const page = await elementPage(browser, 'iq-agree-q3.html',
+    `<interquake-viewer weapon="gun" legs-animation="LEGS_RUN" torso-animation="TORSO_ATTACK" background="transparent" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>`);
+  await installCompare(page);
+  const r = await page.evaluate(async ({ paths, gun, orbits, width, height }) => {
+    // The corpus files fetched by the page (game paths), the gun built by the test.
+    const object = {};
+    for (const p of paths) object[p] = new Uint8Array(await (await fetch(`corpus/md3/openarena/${p}`)).arrayBuffer());
+    for (const [p, bytes] of Object.entries(gun)) object[p] = new Uint8Array(bytes);
+    await customElements.whenDefined('interquake-viewer');
+    const v = document.querySelector('interquake-viewer');
+    await v.load(object);
+    const { init } = await import('./interquake.js');
+    const iq = await init();
+    const player = iq.loadPlayer(object, { weapon: 'gun' });
+    const out = [];
+    for (const orbit of orbits) {
+      v.setAttribute('camera-orbit', orbit);
       for (const frame of [0, 3, 7]) {
         v.renderFrame(frame);
         const image = await iq.render(player, { width, height, frame, legsAnimation: 'LEGS_RUN', torsoAnimation: 'TORSO_ATTACK', cameraOrbit: orbit, background: 'transparent' });
-        out.push({ frame, parts: Object.keys(player.parts).join(), ...(await window.iqCompare(v, image)) });
+        out.push({ orbit, frame, parts: Object.keys(player.parts).join(), ...(await window.iqCompare(v, image)) });
       }
-      player.dispose();
-      return out;
-    }, { files, orbit, width: WIDTH, height: HEIGHT });
-    for (const x of r) results.push({ src: 'sarge+gun', orbit, ...x });
-    await page.close();
-  }
+    }
+    player.dispose();
+    return out;
+  }, { paths: [...gameFiles().keys()], gun, orbits: ORBITS, width: WIDTH, height: HEIGHT });
+  const results = r.map((x) => ({ src: 'sarge+gun', ...x }));
+  await page.close();
   console.log(results.map((x) => `${x.src} ${x.orbit} frame ${x.frame}: silhouette ${(x.silhouette * 100).toFixed(2)}% (${x.inA}/${x.inB} px), colour ${x.color?.toFixed(2)}`).join('\n'));
   for (const x of results) {
     assert.match(x.parts, /weapon/);
