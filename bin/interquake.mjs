@@ -5,6 +5,7 @@
 //   interquake validate PATH...  every model and player under files, folders and archives, on
 //                                every core; one line per problem and a summary
 //   interquake convert IN OUT.iqm|OUT.glb
+//   interquake render IN OUT.png | --out-dir DIR PATH...   pictures (software renderer)
 // Exit codes: 0 done (validate: nothing failed), 1 bad input, 2 bad usage.
 // Only the public JS API is used (init, load, openArchive, loadPlayer, writeIQM, model members).
 // This file parses the arguments, prints help and dispatches; each concern is a module of bin/cli/:
@@ -15,6 +16,7 @@ import { commandConvert } from './cli/convert.mjs';
 import { InputError, UsageError } from './cli/errors.mjs';
 import { commandInfo } from './cli/info.mjs';
 import { commandValidate, defaultWorkers } from './cli/validate.mjs';
+import { commandRender } from './cli/render.mjs';
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -25,11 +27,14 @@ const HELP = {
        interquake validate PATH... [--json] [--warnings] [--alone] [--workers N] [--timeout SECONDS]
        interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
                   [--weapon NAME] [--anim FILE]... [--front x|z] [--ground] [--scale N|metres]
+       interquake render IN OUT.png [--size WxH] [--animation NAME] [--time S] [--orbit "T P R"] [--turntable N] [--sheet] ...
+       interquake render --out-dir DIR PATH... [render flags] [--workers N]
        interquake --version | --help | COMMAND --help
 
   info      what a model, archive or Quake 3 player holds
   validate  load every model and player under files, folders and .pk3/.zip archives
   convert   write a model as IQM v2, or a model or player as glTF 2.0 (.glb)
+  render    draw a model or player to PNG (a turntable as animated PNG, a sprite sheet), no browser
 
 Exit codes: 0 done, 1 bad input (validate: something failed), 2 bad usage.`,
   info: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3] [--pk3 ARCHIVE]...
@@ -88,6 +93,28 @@ frame, or frames that are all the same (it becomes a static IQM); vertex animati
 OUT is never left half written.
 
   --format F      read IN as this format instead of detecting it`,
+  render: `usage: interquake render IN OUT.png [options]
+       interquake render --out-dir DIR PATH... [options] [--workers N] [--timeout SECONDS] [--warnings]
+
+Draws IN (a model, a Quake 3 player folder, or ARCHIVE:PATH naming a model or a player inside a
+.pk3) with the software renderer, as the <interquake-viewer> element draws it (docs/RENDER.md).
+With --out-dir: one PNG per model and player found under the PATHs (files, folders, .pk3s), on
+worker threads, then a summary; exits 1 when something failed. Files are written under a
+temporary name and renamed: never a partial file.
+
+  --size WxH            picture size (default 512x512; N for NxN; at most 8192 each)
+  --animation NAME      the animation (a player: --legs-animation, --torso-animation)
+  --time S | --frame N  where in it (default: its start)
+  --orbit "T P R"       camera-orbit: "45deg 60deg auto", "auto auto 120%"
+  --target "X Y Z"      camera-target; --fov ANGLE field-of-view (default 35deg)
+  --background COLOR    a CSS colour or 'transparent' (default the element's dark grey)
+  --light-direction "X Y Z", --light-intensity N, --light-ambient N
+  --skin NAME, --weapon NAME, --lod N   a player's skin, weapon (models/weapons2/NAME), level of detail
+  --turntable N         N frames of one turn around the model, as an animated PNG
+  --sheet               frames as one PNG sprite sheet and OUT.json (the atlas); --frames N (default 16), --fps N
+  --supersample N       samples per pixel along each axis (1..4, default 2)
+  --pk3 ARCHIVE         with ARCHIVE:PATH as IN: more archives joined as the game joins them
+  --format F            read a model as this format instead of detecting it`,
 };
 
 const OPTIONS = {
@@ -95,6 +122,13 @@ const OPTIONS = {
   validate: { json: 'flag', warnings: 'flag', workers: 'value', timeout: 'value', alone: 'flag' },
   convert: {
     format: 'value', skin: 'value', lod: 'value', pk3: 'list', weapon: 'value', anim: 'list', front: 'value', ground: 'flag', scale: 'value',
+  },
+  render: {
+    size: 'value', animation: 'value', 'legs-animation': 'value', 'torso-animation': 'value', time: 'value', frame: 'value',
+    orbit: 'value', target: 'value', fov: 'value', background: 'value', 'light-direction': 'value', 'light-intensity': 'value',
+    'light-ambient': 'value', skin: 'value', weapon: 'value', lod: 'value', turntable: 'value', sheet: 'flag', fps: 'value',
+    frames: 'value', supersample: 'value', pk3: 'list', format: 'value', 'out-dir': 'value', workers: 'value', timeout: 'value',
+    warnings: 'flag',
   },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3',
@@ -178,6 +212,7 @@ async function main(argv) {
   }
   if (command === 'info') return commandInfo(positional, options);
   if (command === 'validate') return commandValidate(positional, options);
+  if (command === 'render') return commandRender(positional, options);
   return commandConvert(positional, options);
 }
 

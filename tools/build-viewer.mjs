@@ -44,6 +44,22 @@ const modelcfgApart = {
     b.onResolve({ filter: /^\.\/(modelcfg|modelskins)\.js$/ }, (a) => ({ path: `./interquake-${a.path.slice(2, -3)}.min.js`, external: true }));
   },
 };
+// The software renderer (web/render/) needs interquake.wasm, which the one-file element does not
+// load: iq.render() and the encoders there say so instead of adding their code to the bundle.
+const withoutRender = {
+  name: 'without-render',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)render\/(render|images)\.js$/ }, () => ({ path: 'render-absent', namespace: 'interquake-render' }));
+    b.onLoad({ filter: /.*/, namespace: 'interquake-render' }, () => ({
+      contents: `import { InterquakeError } from './wasm.js';
+        const absent = async () => { throw new InterquakeError('unsupported', "render() and the PNG encoders are not part of the one-file element: import 'interquake' for them"); };
+        export const render = absent, renderAnimation = absent, encodePNG = absent, encodeAPNG = absent, encodeSpriteSheet = absent;`,
+      resolveDir: new URL('../web/core/', import.meta.url).pathname,
+      loader: 'js',
+    }));
+  },
+};
+
 const liteWasm = {
   name: 'lite-wasm',
   setup(b) {
@@ -55,8 +71,8 @@ await Promise.all([
   // fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
   // back to interquake-inflate.min.js beside it.
   build({ ...common, entryPoints: ['web/interquake-viewer.js'], outfile: 'web/interquake-viewer.min.js',
-    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, liteWasm, lazyControls, modelcfgApart] }),
-  build({ ...common, entryPoints: ['web/viewer/ui.js'], outfile: 'web/interquake-ui.min.js', plugins: [liteWasm, modelcfgApart] }),
+    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, withoutRender, liteWasm, lazyControls, modelcfgApart] }),
+  build({ ...common, entryPoints: ['web/viewer/ui.js'], outfile: 'web/interquake-ui.min.js', plugins: [withoutRender, liteWasm, modelcfgApart] }),
   build({ ...common, entryPoints: ['web/core/modelcfg.js'], outfile: 'web/interquake-modelcfg.min.js' }),
   build({ ...common, entryPoints: ['web/quake3/modelskins.js'], outfile: 'web/interquake-modelskins.min.js' }),
   build({ ...common, entryPoints: ['web/core/inflate.js'], outfile: 'web/interquake-inflate.min.js' }),

@@ -85,6 +85,20 @@ export class Interquake {
    */
   writeGLB(target: Model | Player, options?: GLBOptions): Promise<GLBResult>;
   /**
+   * A picture of a model or a player drawn by the C's software renderer as <interquake-viewer>
+   * draws it, without a browser or a GPU (docs/RENDER.md). Needs interquake.wasm (the one-file
+   * element's build rejects with 'unsupported'). Bad sizes and options: 'invalid_argument'.
+   */
+  render(target: Model | Player, options?: RenderOptions): Promise<RenderedImage>;
+  /** Frames of an animation or a turntable (docs/RENDER.md). */
+  renderAnimation(target: Model | Player, options?: RenderAnimationOptions): Promise<RenderedAnimation>;
+  /** A picture from render() as PNG bytes (RGBA). */
+  encodePNG(image: RenderedImage): Promise<Uint8Array>;
+  /** Frames from renderAnimation() as an animated PNG that loops forever (fps default: the frames' own, else 15). */
+  encodeAPNG(frames: RenderedAnimation | RenderedImage[], options?: { fps?: number }): Promise<Uint8Array>;
+  /** Frames as one PNG and a JSON-ready atlas of their rectangles. */
+  encodeSpriteSheet(frames: RenderedAnimation | RenderedImage[], options?: { columns?: number }): Promise<SpriteSheet>;
+  /**
    * Decodes a TGA (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit; either origin) to RGBA8,
    * top row first (ready for WebGL with UNPACK_FLIP_Y false). Throws InterquakeError on bad input.
    */
@@ -107,6 +121,71 @@ export class Interquake {
   readonly liveBytes: number;
   /** Current size of the WASM memory. */
   readonly memoryBytes: number;
+}
+
+/** iq.render()'s options: the element's attributes in camelCase, with the same syntax and defaults. */
+export interface RenderOptions {
+  /** Pixels, 1..8192 (default 512); height defaults to width. width * height * supersample^2 <= 67,108,864. */
+  width?: number;
+  height?: number;
+  /** Samples per pixel along each axis, 1..4 (default 2: 4 samples). */
+  supersample?: number;
+  /** animation-name (models): a name or an index; legs/torso for players (default LEGS_IDLE, TORSO_STAND). */
+  animation?: string | number;
+  legsAnimation?: string | number;
+  torsoAnimation?: string | number;
+  /** Seconds from the animation's start (default 0), or a frame of it (wins over time). */
+  time?: number;
+  frame?: number;
+  /** Loop mode the animation plays in (default: its own). */
+  loop?: 'repeat' | 'once' | 'pingpong';
+  /** Shader scripts' clock in seconds (default: time; with frame, the play head's time, as renderFrame()). */
+  shaderTime?: number;
+  /** Players: another of player.skins. */
+  skin?: string;
+  /** camera-orbit ("45deg 60deg 5m", "auto auto 120%"), camera-target ("0m 1.5m 0m"), field-of-view ("30deg"). */
+  cameraOrbit?: string;
+  cameraTarget?: string;
+  fieldOfView?: string;
+  /** A CSS colour ('#rgb', '#rrggbbaa', 'rgb()', 'rgba()', basic names), 'transparent', or [r, g, b, a] in 0..1. */
+  background?: string | [number, number, number, number];
+  /** light-direction ("x y z", toward the light, Z up), light-intensity (0.7), light-ambient (0.45). */
+  lightDirection?: string;
+  lightIntensity?: number;
+  lightAmbient?: number;
+  /** Models: where textures come from, as writeGLB() reads them. Players read their own. */
+  files?: GLBOptions['files'];
+}
+
+export interface RenderAnimationOptions extends RenderOptions {
+  /** Frames per second (default 15). */
+  fps?: number;
+  /** How many frames (1..10000), or seconds of them (default: the animation's duration; a turntable's 1 s). */
+  frames?: number;
+  duration?: number;
+  /** One turn around the model over the frames, from the orbit's angle. */
+  turntable?: boolean;
+}
+
+export interface RenderedImage {
+  width: number;
+  height: number;
+  /** width * height * 4 bytes, RGBA, top row first, alpha not premultiplied. */
+  pixels: Uint8Array;
+  /** Textures referenced and not found (drawn as the magenta checker). */
+  missingFiles?: string[];
+  /** renderAnimation(): the frame's time in seconds. */
+  time?: number;
+}
+
+export interface RenderedAnimation {
+  frames: RenderedImage[];
+  fps: number;
+}
+
+export interface SpriteSheet {
+  png: Uint8Array;
+  atlas: { width: number; height: number; frames: { x: number; y: number; w: number; h: number; time?: number }[] };
 }
 
 export interface DecodedImage {

@@ -1,8 +1,10 @@
 // The Node entry (package.json's `node` condition): the same API as web/interquake.js, and init()
 // reads the WASM from disk. Only this file imports a node: module, so browser builds never see one.
 import { readFile } from 'node:fs/promises';
-import { setFileReader } from './core/wasm.js';
+import { deflateSync } from 'node:zlib';
+import { setFileReader, setDeflate } from './core/wasm.js';
 
 setFileReader(readFile);
+setDeflate((bytes, level) => deflateSync(bytes, { level }));
 
 export * from './interquake.js';

@@ -8,7 +8,7 @@ import { plural } from './info.mjs';
 import { openTarget, readBytes } from './targets.mjs';
 
 /** Writes bytes under a temporary name in OUT's folder, then renames it to OUT. */
-async function writeAtomically(output, bytes) {
+export async function writeAtomically(output, bytes) {
   const temporary = join(dirname(output), `.${basename(output)}.${process.pid}.${Date.now().toString(36)}.tmp`);
   try {
     await writeFile(temporary, bytes);

@@ -59,7 +59,7 @@ const SNIFF_TRIES = 3;
  * the files skipped, by format. The archives of one folder are mounted together for their players,
  * as the game mounts a folder's pk3s (options.alone: each archive on its own).
  */
-async function walk(paths, iq, options = {}) {
+export async function walk(paths, iq, options = {}) {
   const jobs = [];
   const items = []; // results known without a worker (unreadable paths, archives that do not open)
   let bytes = 0; // of the models loaded (archive entries uncompressed)
@@ -177,9 +177,10 @@ async function readPrefix(path) {
   }
 }
 
-// Runs jobs on a pool of workers; a job that takes longer than timeoutMs, or a worker that dies,
-// costs that job only: the worker is replaced and the run goes on.
-function runPool(jobs, workerCount, timeoutMs, onResult) {
+// Runs jobs on a pool of workers (workerUrl: validate's worker.mjs, or render's); a job that takes
+// longer than timeoutMs, or a worker that dies, costs that job only: the worker is replaced and the
+// run goes on.
+export function runPool(jobs, workerCount, timeoutMs, onResult, workerUrl = new URL('./worker.mjs', import.meta.url)) {
   return new Promise((resolveAll) => {
     let next = 0;
     let done = 0;
@@ -222,7 +223,7 @@ function runPool(jobs, workerCount, timeoutMs, onResult) {
       if (next < jobs.length) start();
     };
     const start = () => {
-      const slot = { worker: new Worker(new URL('./worker.mjs', import.meta.url)), job: null, timer: null, dead: false };
+      const slot = { worker: new Worker(workerUrl), job: null, timer: null, dead: false };
       pool.add(slot);
       slot.worker.on('message', (message) => {
         if (slot.dead) return;

@@ -9,6 +9,7 @@
 #include "formats/iq_cubecfg.h"
 #include "write/iq_gltf.h"
 #include "quake3/iq_shader.h"
+#include "render/iq_render.h"
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -212,6 +213,30 @@ static const iq_wasm_field layout[] = {
     A(iq_shader_stage_state, before, before, F32) A(iq_shader_stage_state, after, after, F32)
     F(iq_shader_stage_state, turbCount, turb_count, U32) F(iq_shader_stage_state, turbPhase, turb_phase, F32)
     F(iq_shader_stage_state, turbAmplitude, turb_amplitude, F32) F(iq_shader_stage_state, frame, frame, U32)
+
+    /* The software renderer (src/render/iq_render.h) */
+    REC(iq_render_texture) F(iq_render_texture, width, width, U32) F(iq_render_texture, height, height, U32)
+    F(iq_render_texture, data, data, PTR) F(iq_render_texture, nearest, nearest, U32) F(iq_render_texture, clamp, clamp, U32)
+    F(iq_render_texture, mipmapped, mipmapped, U32)
+    REC(iq_render_surface) F(iq_render_surface, positions, positions, PTR) F(iq_render_surface, normals, normals, PTR)
+    F(iq_render_surface, texcoords, texcoords, PTR) F(iq_render_surface, colors, colors, PTR)
+    F(iq_render_surface, vertexCount, vertex_count, U32) F(iq_render_surface, indices, indices, PTR)
+    F(iq_render_surface, triangleCount, triangle_count, U32) A(iq_render_surface, matrix, matrix, F32)
+    R(iq_render_surface, texture, texture, iq_render_texture, 1) F(iq_render_surface, lit, lit, U32)
+    F(iq_render_surface, cull, cull, U32) F(iq_render_surface, blendSrc, blend_src, U32)
+    F(iq_render_surface, blendDst, blend_dst, U32) F(iq_render_surface, alphaFunc, alpha_func, U32)
+    F(iq_render_surface, depthWrite, depth_write, U32) F(iq_render_surface, depthFunc, depth_func, U32)
+    REC(iq_render_view) A(iq_render_view, viewProjection, view_projection, F32) A(iq_render_view, light, light, F32)
+    F(iq_render_view, ambient, ambient, F32) F(iq_render_view, intensity, intensity, F32)
+    REC(iq_render_camera_spec) A(iq_render_camera_spec, boundsMin, bounds_min, F32) A(iq_render_camera_spec, boundsMax, bounds_max, F32)
+    F(iq_render_camera_spec, theta, theta, F32) F(iq_render_camera_spec, phi, phi, F32)
+    F(iq_render_camera_spec, radiusMode, radius_mode, U32) F(iq_render_camera_spec, radius, radius, F32)
+    A(iq_render_camera_spec, target, target, F32) F(iq_render_camera_spec, fov, fov, F32) F(iq_render_camera_spec, aspect, aspect, F32)
+    REC(iq_render_camera) A(iq_render_camera, viewProjection, view_projection, F32) A(iq_render_camera, view, view, F32)
+    A(iq_render_camera, projection, projection, F32) A(iq_render_camera, eye, eye, F32) A(iq_render_camera, target, target, F32)
+    A(iq_render_camera, light, light, F32) A(iq_render_camera, forward, forward, F32) A(iq_render_camera, left, left, F32)
+    A(iq_render_camera, up, up, F32) F(iq_render_camera, distance, distance, F32) F(iq_render_camera, near, near_plane, F32)
+    F(iq_render_camera, far, far_plane, F32)
 };
 #undef REC
 #undef F
@@ -258,6 +283,8 @@ static const iq_wasm_constant constants[] = {
     {"gltf_alpha", "OPAQUE", IQ_GLTF_OPAQUE}, {"gltf_alpha", "MASK", IQ_GLTF_MASK}, {"gltf_alpha", "BLEND", IQ_GLTF_BLEND},
     {"gltf_front", "x", IQ_GLTF_FRONT_X}, {"gltf_front", "z", IQ_GLTF_FRONT_Z},
     {"limit", "gltfMaxTargets", IQ_GLTF_MAX_TARGETS},
+    {"limit", "renderMaxDimension", IQ_RENDER_MAX_DIMENSION}, {"limit", "renderMaxSupersample", IQ_RENDER_MAX_SUPERSAMPLE},
+    {"limit", "renderMaxSamples", IQ_RENDER_MAX_SAMPLES}, {"limit", "renderMaxTexture", IQ_RENDER_MAX_TEXTURE},
     {"version", "major", IQ_VERSION_MAJOR}, {"version", "minor", IQ_VERSION_MINOR},
     {"version", "patch", IQ_VERSION_PATCH},
     /* Quake 3 shaders (quake3/iq_shader.h): names by value, from the lists the enums are made of */

@@ -295,6 +295,11 @@ export class Wasm {
   /** A copy of length bytes at ptr. */
   copy(ptr, length) { return this.bytes.slice(ptr, ptr + length); }
 
+  /** The heap address of a typed array that is a view of the heap (the library's own arrays), or -1. */
+  addressOf(view) {
+    return view && view.buffer === this.exports.memory.buffer ? view.byteOffset : -1;
+  }
+
   /** A typed-array view of the heap (detached when the heap grows). */
   array(Type, ptr, length) { return new Type(this.heap, ptr, length); }
 
@@ -438,6 +443,12 @@ export const simdSupported = () => {
 let fileReader = null;
 /** Lets init() read file: URLs (the Node entry passes fs.readFile). */
 export function setFileReader(read) { fileReader = read; }
+
+// A native zlib deflate (Node's, set by web/interquake.node.js): (bytes, level) -> zlib stream.
+// The PNG writers (web/render/images.js) use it when set, fflate's otherwise.
+let nativeDeflate = null;
+export function setDeflate(deflate) { nativeDeflate = deflate; }
+export function getDeflate() { return nativeDeflate; }
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 

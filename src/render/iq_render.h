@@ -1,0 +1,126 @@
+/* The software renderer (docs/RENDER.md): draws posed surfaces into an RGBA
+ * picture the way the element's WebGL renderer does (web/viewer/renderer.js,
+ * shaderdraw.js), without a GPU. Callers pose the model (the animator), place
+ * the camera (iq_render_camera), then draw each surface into a target and
+ * resolve it to 8-bit RGBA.
+ *
+ * What it does: clipping to the near and far planes, back-face culling with
+ * clockwise front faces (Quake's and IQM's winding), a depth buffer (LEQUAL or
+ * EQUAL, writes on or off), perspective-correct attributes, bilinear texture
+ * filtering with repeat or clamp (nearest for small images), the element's
+ * light model (a key light, a sky term and ambient; per pixel from the
+ * interpolated normal), or for Quake 3 shader stages the colour as given with
+ * the alpha test before blending (GL's blend factors, the target's alpha
+ * kept), and anti-aliasing by supersampling (n x n samples per pixel, a box
+ * filter when resolving). */
+#ifndef IQ_RENDER_H
+#define IQ_RENDER_H
+
+#include "interquake.h"
+#include "quake3/iq_shader.h" /* the stage states: iq_shader_cull, iq_shader_blend, iq_shader_alpha_func, iq_shader_depth_func */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Limits: a picture's width and height, the samples per pixel along each axis,
+ * and width * height * supersample^2 (about 20 bytes each). */
+#define IQ_RENDER_MAX_DIMENSION 8192u
+#define IQ_RENDER_MAX_SUPERSAMPLE 4u
+#define IQ_RENDER_MAX_SAMPLES (64u * 1024u * 1024u)
+/* Textures: the same limit as the TGA decoder. */
+#define IQ_RENDER_MAX_TEXTURE IQ_TGA_MAX_DIMENSION
+
+typedef struct iq_render_target iq_render_target;
+
+typedef struct iq_render_texture {
+    uint32_t width, height;
+    const uint8_t *data;      /* width * height * 4 bytes, RGBA, top row first; NULL: white */
+    uint32_t nearest;         /* 1: no filtering (the element keeps images of 16x16 or less crisp) */
+    uint32_t clamp;           /* 1: clamp to the edge, 0: repeat */
+    uint32_t mipmapped;       /* 1: data holds the whole chain iq_render_mipmaps made, and minified
+                               * texels are filtered trilinearly (GL's LINEAR_MIPMAP_LINEAR) */
+} iq_render_texture;
+
+/* Bytes of a texture's mipmap chain (level 0 included: every level halves, down to 1x1), or 0
+ * for a size outside 1..IQ_RENDER_MAX_TEXTURE. */
+uint64_t iq_render_mipmap_bytes(uint32_t width, uint32_t height);
+/* Fills chain (iq_render_mipmap_bytes long) with level 0 (a copy of rgba) and each smaller level
+ * the 2x2 average of the one above (as glGenerateMipmap's box filter). Returns 1, or 0 when the
+ * size is outside the limits. */
+int iq_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t *chain);
+
+/* One draw: a surface's triangles with one texture and one state. */
+typedef struct iq_render_surface {
+    const float *positions;   /* 3 per vertex, model space (posed) */
+    const float *normals;     /* 3 per vertex, or NULL: (0, 0, 1) */
+    const float *texcoords;   /* 2 per vertex, or NULL: (0, 0) */
+    const float *colors;      /* 4 per vertex (0..1), or NULL: white */
+    uint32_t vertex_count;
+    const uint32_t *indices;  /* 3 per triangle, each < vertex_count */
+    uint32_t triangle_count;
+    float matrix[16];         /* model to world, column-major */
+    iq_render_texture texture;
+    uint32_t lit;             /* 1: the element's light model, opaque; 0: colour as given (shader stages) */
+    uint32_t cull;            /* iq_shader_cull, Quake 3's sense: IQ_CULL_FRONT (its default, and the
+                               * element's for plain surfaces) hides back faces, IQ_CULL_BACK front faces */
+    uint32_t blend_src, blend_dst; /* iq_shader_blend (GL's factors); NONE: replace, alpha becomes 1 */
+    uint32_t alpha_func;      /* iq_shader_alpha_func, tested before blending */
+    uint32_t depth_write;     /* 1: write depth */
+    uint32_t depth_func;      /* iq_shader_depth_func: LEQUAL or EQUAL */
+} iq_render_surface;
+
+/* The camera and the light a draw uses. */
+typedef struct iq_render_view {
+    float view_projection[16]; /* world to clip, column-major (GL's conventions: NDC z in -1..1) */
+    float light[3];           /* unit direction toward the key light, world space */
+    float ambient, intensity; /* the element's light-ambient and light-intensity */
+} iq_render_view;
+
+/* A target of width x height pixels with supersample^2 samples each, or NULL
+ * with 'invalid_argument' (a size of 0 or beyond the limits above) or
+ * 'out_of_memory'. It starts cleared to transparent black. */
+iq_render_target *iq_render_target_new(uint32_t width, uint32_t height, uint32_t supersample, iq_error *error);
+void iq_render_target_free(iq_render_target *target);
+/* Every sample to rgba (0..1, not premultiplied; stored premultiplied as a
+ * WebGL canvas is) and the farthest depth. */
+void iq_render_clear(iq_render_target *target, const float rgba[4]);
+/* Draws a surface. Returns 1, or 0 with 'invalid_argument' (a missing array,
+ * an index past the vertices, a texture without data or beyond the limits, an
+ * unknown state value). Triangles with a vertex that is not finite are skipped. */
+int iq_render_draw(iq_render_target *target, const iq_render_view *view, const iq_render_surface *surface,
+                   iq_error *error);
+/* The picture: width * height * 4 bytes of RGBA, top row first, alpha not
+ * premultiplied (as a PNG or canvas.toBlob holds it). */
+void iq_render_resolve(const iq_render_target *target, uint8_t *rgba);
+/* Triangles drawn and skipped (culled, clipped away, not finite) since the target was made. */
+void iq_render_counts(const iq_render_target *target, uint64_t *drawn, uint64_t *skipped);
+
+/* -- The orbit camera (the element's web/viewer/camera.js, the same numbers). */
+typedef struct iq_render_camera_spec {
+    float bounds_min[3], bounds_max[3]; /* what to frame; unusable bounds frame the unit box */
+    float theta;              /* around Z from +X, radians; NaN: auto (35 degrees) */
+    float phi;                /* from the +Z pole, radians; NaN: auto (78 degrees) */
+    uint32_t radius_mode;     /* 0 auto, 1 a fraction of the auto distance, 2 a distance */
+    float radius;
+    float target[3];          /* each NaN: auto (the bounds' centre) */
+    float fov;                /* vertical field of view, radians (0 < fov < pi) */
+    float aspect;             /* width / height */
+} iq_render_camera_spec;
+
+typedef struct iq_render_camera {
+    float view_projection[16], view[16], projection[16];
+    float eye[3], target[3];
+    float light[3];           /* the default key light: over the viewer's shoulder */
+    float forward[3], left[3], up[3]; /* the view's axes, world space (Quake 3's names) */
+    float distance, near_plane, far_plane;
+} iq_render_camera;
+
+/* Places the camera. Returns 1, or 0 with 'invalid_argument' (a field of view
+ * outside 0..pi, an aspect or radius that is not a positive finite number). */
+int iq_render_camera_compute(const iq_render_camera_spec *spec, iq_render_camera *out, iq_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,79 @@
+/* The renderer's invariant for any model the loader accepts (tests and fuzzers): posed at its
+ * first, middle and last frames, framed by the C's camera, every vertex's clip coordinates are
+ * finite, and every mesh draws into a small supersampled target without an error. Returns 0 when
+ * all holds. */
+#ifndef IQT_RENDER_CHECK_H
+#define IQT_RENDER_CHECK_H
+#include "interquake.h"
+#include "render/iq_render.h"
+#include <math.h>
+#include <string.h>
+
+static inline int iqt_check_render(iq_model *m) {
+    if (!m->vertex_count || !m->triangle_count) return 0;
+    iq_render_target *t = iq_render_target_new(24, 16, 2, NULL);
+    if (!t) return 0; /* out of memory is not the model's fault */
+    float frames[3] = {0, 0, 0};
+    int nframes = 1;
+    if (m->frame_count > 1) {
+        frames[1] = (float)(m->frame_count - 1) * 0.5f;
+        frames[2] = (float)(m->frame_count - 1);
+        nframes = 3;
+    }
+    int bad = 0;
+    for (int f = 0; f < nframes && !bad; f++) {
+        if (iq_evaluate(m, frames[f]) != 0) { bad = 1; break; }
+        const float *p = m->instance->skinned_positions;
+        const float *n = m->instance->skinned_normals;
+        iq_render_camera_spec spec;
+        memset(&spec, 0, sizeof spec);
+        for (int k = 0; k < 3; k++) { spec.bounds_min[k] = INFINITY; spec.bounds_max[k] = -INFINITY; spec.target[k] = NAN; }
+        for (uint32_t v = 0; v < m->vertex_count; v++)
+            for (int k = 0; k < 3; k++) {
+                float x = p[v * 3 + k];
+                if (x < spec.bounds_min[k]) spec.bounds_min[k] = x;
+                if (x > spec.bounds_max[k]) spec.bounds_max[k] = x;
+            }
+        spec.theta = NAN;
+        spec.phi = NAN;
+        spec.fov = 0.6f;
+        spec.aspect = 1.5f;
+        iq_render_camera cam;
+        if (!iq_render_camera_compute(&spec, &cam, NULL)) { bad = 2; break; }
+        for (int i = 0; i < 16; i++) if (!isfinite(cam.view_projection[i])) bad = 3;
+        const float *vp = cam.view_projection;
+        for (uint32_t v = 0; v < m->vertex_count && !bad; v++)
+            for (int r = 0; r < 4; r++) {
+                float c = vp[r] * p[v * 3] + vp[4 + r] * p[v * 3 + 1] + vp[8 + r] * p[v * 3 + 2] + vp[12 + r];
+                if (!isfinite(c)) { bad = 4; break; }
+            }
+        iq_render_view view;
+        memset(&view, 0, sizeof view);
+        memcpy(view.view_projection, cam.view_projection, sizeof view.view_projection);
+        memcpy(view.light, cam.light, sizeof view.light);
+        view.ambient = 0.45f;
+        view.intensity = 0.7f;
+        for (uint32_t i = 0; i < m->mesh_count && !bad; i++) {
+            const iq_mesh *mesh = &m->meshes[i];
+            if (!mesh->triangle_count) continue;
+            iq_render_surface s;
+            memset(&s, 0, sizeof s);
+            s.positions = p;
+            s.normals = n;
+            s.texcoords = m->texcoords;
+            s.colors = m->colors;
+            s.vertex_count = m->vertex_count;
+            s.indices = m->indices + (size_t)mesh->first_triangle * 3;
+            s.triangle_count = mesh->triangle_count;
+            for (int k = 0; k < 4; k++) s.matrix[k * 5] = 1;
+            s.lit = 1;
+            s.depth_write = 1;
+            if (!iq_render_draw(t, &view, &s, NULL)) bad = 5;
+        }
+    }
+    uint8_t px[24 * 16 * 4];
+    iq_render_resolve(t, px);
+    iq_render_target_free(t);
+    return bad;
+}
+#endif

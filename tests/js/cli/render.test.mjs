@@ -1,0 +1,95 @@
+// `interquake render` run as a subprocess: one picture, a turntable, a sprite sheet, the batch form
+// over a folder with a broken file (exit 1, a summary, no partial files), and bad usage.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodePNG } from '../../../web/render/images.js';
+
+const bin = fileURLToPath(new URL('../../../bin/interquake.mjs', import.meta.url));
+const corpus = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+const mrfixit = join(corpus, 'iqm/mrfixit/mrfixit.iqm');
+const sarge = join(corpus, 'md3/openarena/models/players/sarge');
+const run = (...args) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+function withDir(fn) {
+  const dir = mkdtempSync(join(tmpdir(), 'iq-render-'));
+  return Promise.resolve(fn(dir)).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+const chunkTypes = (png) => {
+  const types = [];
+  for (let at = 8; at < png.length;) {
+    const length = ((png[at] << 24) | (png[at + 1] << 16) | (png[at + 2] << 8) | png[at + 3]) >>> 0;
+    types.push(String.fromCharCode(...png.subarray(at + 4, at + 8)));
+    at += 12 + length;
+  }
+  return types;
+};
+
+test('render IN OUT.png: a picture of the size asked, the model on a transparent background', () => withDir(async (dir) => {
+  const out = join(dir, 'mrfixit.png');
+  const r = run('render', mrfixit, out, '--size', '160x120', '--background', 'transparent', '--orbit', '90deg auto auto');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /160x120 PNG/);
+  const img = await decodePNG(readFileSync(out));
+  assert.equal(img.width, 160);
+  assert.equal(img.height, 120);
+  assert.equal(img.data[3], 0, 'the corner is transparent');
+  const centre = ((60 * 160) + 80) * 4;
+  assert.equal(img.data[centre + 3], 255, 'the model is in the middle');
+  assert.deepEqual(readdirSync(dir), ['mrfixit.png'], 'no temporary file left');
+}));
+
+test('render --turntable N writes an animated PNG of N frames; --sheet a sprite sheet and its atlas', () => withDir(async (dir) => {
+  const turn = join(dir, 'turn.png');
+  let r = run('render', sarge, turn, '--size', '48', '--turntable', '6');
+  assert.equal(r.status, 0, r.stderr);
+  const types = chunkTypes(readFileSync(turn));
+  assert.equal(types.filter((t) => t === 'fcTL').length, 6);
+  assert.equal(types[1], 'acTL');
+  const sheet = join(dir, 'walk.png');
+  r = run('render', sarge, sheet, '--size', '32x40', '--sheet', '--frames', '5', '--legs-animation', 'LEGS_WALK');
+  assert.equal(r.status, 0, r.stderr);
+  const atlas = JSON.parse(readFileSync(join(dir, 'walk.json'), 'utf8'));
+  assert.equal(atlas.image, 'walk.png');
+  assert.equal(atlas.frames.length, 5);
+  assert.deepEqual(atlas.frames[4], { x: 32, y: 40, w: 32, h: 40, time: atlas.frames[4].time }); // 3 columns
+  const img = await decodePNG(readFileSync(sheet));
+  assert.equal(img.width, atlas.width);
+  assert.equal(img.height, atlas.height);
+}));
+
+test('render --out-dir: one picture per model and player, a summary, exit 1 for a broken file and no file for it', () => withDir(async (dir) => {
+  const uploads = join(dir, 'uploads');
+  mkdirSync(join(uploads, 'sub'), { recursive: true });
+  copyFileSync(mrfixit, join(uploads, 'mrfixit.iqm'));
+  copyFileSync(join(corpus, 'md3/assimp/watercan.md3'), join(uploads, 'sub', 'watercan.md3'));
+  writeFileSync(join(uploads, 'broken.iqm'), 'INTERQUAKEMODEL\0 but not really');
+  const thumbs = join(dir, 'thumbs');
+  const r = run('render', '--out-dir', thumbs, uploads, '--size', '40', '--workers', '2');
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /broken\.iqm: \w+/);
+  assert.match(r.stdout, /3 items: 2 pictures in .*thumbs, 1 failed/);
+  assert.deepEqual(readdirSync(thumbs).sort(), ['mrfixit.png', 'sub_watercan.png']);
+  for (const name of readdirSync(thumbs)) assert.equal((await decodePNG(readFileSync(join(thumbs, name)))).width, 40);
+  // All good: exit 0.
+  rmSync(join(uploads, 'broken.iqm'));
+  const ok = run('render', '--out-dir', thumbs, uploads, '--size', '40', '--workers', '1');
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+}));
+
+test('render: bad usage exits 2, bad input 1', () => withDir((dir) => {
+  assert.equal(run('render', mrfixit).status, 2);
+  assert.equal(run('render', mrfixit, join(dir, 'x.jpg')).status, 2);
+  assert.equal(run('render', mrfixit, join(dir, 'x.png'), '--size', 'big').status, 2);
+  const huge = run('render', mrfixit, join(dir, 'x.png'), '--size', '100000x100000');
+  assert.equal(huge.status, 1);
+  assert.match(huge.stderr, /width 100000 is not a whole number in 1\.\.8192/);
+  assert.equal(run('render', join(dir, 'nothing.iqm'), join(dir, 'x.png')).status, 1);
+  assert.equal(run('render', mrfixit, join(dir, 'x.png'), '--animation', 'dance').status, 1);
+  assert.deepEqual(readdirSync(dir), [], 'nothing written for a failure');
+}));

@@ -1,0 +1,249 @@
+// iq.render() and friends (web/render/): pictures with known answers from built models, the C's
+// camera against the element's OrbitCamera, every corpus model and the corpus player, the PNG,
+// APNG and sprite-sheet writers read back, and bad options refused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, dirname } from 'node:path';
+import { init } from 'interquake';
+import { buildIQM } from '../lib/iqm-build.mjs';
+import { OrbitCamera, parseOrbit, DEG } from '../../../web/viewer/camera.js';
+import { cameraOf } from '../../../web/render/render.js';
+import { decodePNG } from '../../../web/render/images.js';
+import { openTarget } from '../../../bin/cli/targets.mjs';
+
+const iq = await init();
+const corpus = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+const MODELS = ['iqm/mrfixit/mrfixit.iqm', 'iqm/raylib/guy.iqm', 'iqm/raylib/vertex_colored_object.iqm', 'iqm/extension/door2.iqm',
+  'md3/assimp/watercan.md3', 'md3/assimp/watercan_dmg.md3', 'md3/assimp/european_fnt_v2.md3', 'iqe/unvanquished/jetpack.iqe',
+  'iqe/unvanquished/missiles/rocket/rocket.iqe', 'iqe/unvanquished/weapons/level1/vwep_view.iqe'];
+const sarge = join(corpus, 'md3/openarena/models/players/sarge');
+const filesBeside = (path) => (name) => { try { return readFileSync(join(dirname(path), name)); } catch { return null; } };
+
+// A 10x10 square in the YZ plane facing +X (clockwise seen from +X: a Quake front face), one colour.
+function square(color = [1, 0.5, 0.25, 1], material) {
+  const position = [0, -5, -5, 0, -5, 5, 0, 5, 5, 0, 5, -5];
+  return iq.load(buildIQM({
+    vertexArrays: [
+      { type: 'position', format: 'float', size: 3, data: position },
+      { type: 'normal', format: 'float', size: 3, data: [1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0] },
+      { type: 'texcoord', format: 'float', size: 2, data: [0, 1, 0, 0, 1, 0, 1, 1] },
+      { type: 'color', format: 'float', size: 4, data: [...color, ...color, ...color, ...color] },
+    ],
+    triangles: [[0, 1, 2], [0, 2, 3]],
+    meshes: [{ name: 'square', material }],
+  }).bytes, { name: 'square.iqm' });
+}
+// From +X at 10 units with a 90-degree view: the square fills the middle half of the picture.
+const FACING = { cameraOrbit: '0deg 90deg 10m', cameraTarget: '0m 0m 0m', fieldOfView: '90deg', lightDirection: '1 0 0', lightAmbient: 0, lightIntensity: 1 };
+
+const at = (img, x, y) => Array.from(img.pixels.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4));
+
+test('a square seen face on covers exactly the pixels the projection says, in its colour', async () => {
+  const model = square();
+  const img = await iq.render(model, { width: 100, height: 100, background: 'transparent', ...FACING });
+  assert.equal(img.width, 100);
+  assert.equal(img.pixels.length, 100 * 100 * 4);
+  let covered = 0;
+  for (let y = 0; y < 100; y++) {
+    for (let x = 0; x < 100; x++) {
+      const inside = x >= 25 && x < 75 && y >= 25 && y < 75;
+      const a = img.pixels[(y * 100 + x) * 4 + 3];
+      assert.equal(a, inside ? 255 : 0, `pixel ${x},${y}`);
+      covered += a === 255;
+    }
+  }
+  assert.equal(covered, 2500);
+  assert.deepEqual(at(img, 50, 50), [255, 128, 64, 255]);
+  // From behind (+180 degrees) the back face is culled: nothing drawn.
+  const behind = await iq.render(model, { width: 100, height: 100, background: 'transparent', ...FACING, cameraOrbit: '180deg 90deg 10m' });
+  assert.ok(behind.pixels.every((v) => v === 0));
+  // The element's light model: with the light across the face only ambient * (0.62 + 0.38 * sky) is left.
+  const side = await iq.render(model, { width: 100, height: 100, ...FACING, lightDirection: '0 1 0', lightAmbient: 0.5 });
+  const level = 0.5 * (0.62 + 0.38 * 0.5); // the normal is horizontal: sky = 0.5
+  assert.deepEqual(at(side, 50, 50).slice(0, 3), [1, 128 / 255, 64 / 255].map((c) => Math.round(c * level * 255)));
+  model.dispose();
+});
+
+test('the background: the element\'s by default, a colour, or transparent', async () => {
+  const model = square();
+  const plain = await iq.render(model, { width: 16, height: 16, ...FACING });
+  assert.deepEqual(at(plain, 0, 0), [33, 37, 43, 255]); // [0.13, 0.145, 0.17] as bytes
+  const red = await iq.render(model, { width: 16, height: 16, ...FACING, background: '#ff0000' });
+  assert.deepEqual(at(red, 0, 0), [255, 0, 0, 255]);
+  const half = await iq.render(model, { width: 16, height: 16, ...FACING, background: 'rgba(0, 0, 255, 0.5)' });
+  assert.deepEqual(at(half, 0, 0), [0, 0, 255, 128]);
+  await assert.rejects(iq.render(model, { background: 'not a colour' }), { code: 'invalid_argument' });
+  model.dispose();
+});
+
+test('textures come from options.files as writeGLB reads them; a missing one is the checker and listed', async () => {
+  const model = square([1, 1, 1, 1], 'skin.png');
+  const missing = await iq.render(model, { width: 64, height: 64, ...FACING });
+  assert.deepEqual(missing.missingFiles, ['skin.png']);
+  // A 1x1 PNG of our own writer: the square takes its colour.
+  const png = await iq.encodePNG({ width: 1, height: 1, pixels: new Uint8Array([10, 200, 30, 255]) });
+  const img = await iq.render(model, { width: 64, height: 64, ...FACING, files: { 'skin.png': png } });
+  assert.deepEqual(img.missingFiles, []);
+  assert.deepEqual(at(img, 32, 32), [10, 200, 30, 255]);
+  model.dispose();
+});
+
+test('the C\'s camera gives the element\'s numbers (OrbitCamera)', () => {
+  const cases = [
+    { bounds: { min: [-1, -2, 0], max: [3, 2, 5] }, orbit: 'auto auto auto', fov: 35 * DEG, aspect: 1 },
+    { bounds: { min: [-10, -10, -30], max: [10, 10, 40] }, orbit: '45deg 60deg 120%', fov: 50 * DEG, aspect: 16 / 9 },
+    { bounds: { min: [0, 0, 0], max: [0.01, 0.01, 0.01] }, orbit: '-30deg 100deg 3m', fov: 20 * DEG, aspect: 0.5 },
+    { bounds: { min: [-1, -1, -1], max: [1e30, 1, 1] }, orbit: '200deg auto auto', fov: 35 * DEG, aspect: 1.3 },
+  ];
+  for (const c of cases) {
+    const camera = new OrbitCamera();
+    camera.fov = c.fov;
+    camera.orbit = parseOrbit(c.orbit);
+    camera.fit(c.bounds);
+    const js = camera.matrices(c.aspect);
+    const o = camera.orbit;
+    const r = o.radius;
+    const C = cameraOf(iq._wasm, {
+      boundsMin: c.bounds.min, boundsMax: c.bounds.max, theta: o.theta ?? NaN, phi: o.phi ?? NaN,
+      radiusMode: !r ? 0 : r.percent ? 1 : 2, radius: r ? r.value : 0, target: [NaN, NaN, NaN], fov: c.fov, aspect: c.aspect,
+    });
+    const scale = Math.max(...js.viewProjection.map(Math.abs));
+    js.viewProjection.forEach((v, i) => assert.ok(Math.abs(v - C.viewProjection[i]) <= 2e-6 * scale, `${c.orbit}: viewProjection[${i}] ${v} vs ${C.viewProjection[i]}`));
+    js.eye.forEach((v, i) => assert.ok(Math.abs(v - C.eye[i]) <= 1e-5 * Math.max(1, Math.abs(v)), `${c.orbit}: eye`));
+    js.light.forEach((v, i) => assert.ok(Math.abs(v - C.light[i]) < 1e-6, `${c.orbit}: light`));
+    js.axes.forward.forEach((v, i) => assert.ok(Math.abs(v - C.forward[i]) < 1e-6, `${c.orbit}: forward`));
+  }
+});
+
+test('every corpus model renders, framed: something drawn, background around it', async () => {
+  for (const file of MODELS) {
+    const path = join(corpus, file);
+    const model = iq.load(readFileSync(path), { name: file });
+    const img = await iq.render(model, { width: 96, height: 64, background: 'transparent', files: filesBeside(path) });
+    let drawn = 0;
+    for (let i = 3; i < img.pixels.length; i += 4) drawn += img.pixels[i] > 0;
+    assert.ok(drawn > 96 * 64 * 0.02, `${file}: only ${drawn} pixels drawn`);
+    assert.ok(drawn < 96 * 64 * 0.9, `${file}: ${drawn} pixels drawn: the framing should leave background around it`);
+    model.dispose();
+  }
+});
+
+test('the corpus player: frame and time agree, animations by name, skins, and an unknown animation is refused', async () => {
+  const { player } = await openTarget(iq, sarge);
+  const options = { width: 128, height: 128, legsAnimation: 'LEGS_RUN', torsoAnimation: 'TORSO_STAND' };
+  const a = await iq.render(player, { ...options, frame: 0 });
+  const b = await iq.render(player, { ...options, time: 0 });
+  assert.deepEqual(a.pixels, b.pixels);
+  assert.deepEqual(a.missingFiles, []);
+  const later = await iq.render(player, { ...options, frame: 4 });
+  assert.notDeepEqual(a.pixels, later.pixels);
+  const blue = await iq.render(player, { ...options, frame: 0, skin: 'blue' });
+  assert.notDeepEqual(a.pixels, blue.pixels);
+  await assert.rejects(iq.render(player, { legsAnimation: 'LEGS_FLY' }), { code: 'invalid_argument', message: /LEGS_FLY/ });
+  player.dispose();
+});
+
+test('absurd sizes and unreadable options are refused with invalid_argument', async () => {
+  const model = square();
+  const max = iq._wasm.constants.limit.renderMaxDimension;
+  for (const size of [{ width: 0 }, { width: 100000, height: 100000 }, { width: 'abc' }, { width: 1.5 }, { width: NaN }, { height: -3 }, { width: max + 1 }, { width: true }]) {
+    await assert.rejects(iq.render(model, size), { code: 'invalid_argument' }, JSON.stringify(size));
+  }
+  await assert.rejects(iq.render(model, { width: max, height: max, supersample: 2 }), { code: 'invalid_argument', message: /samples/ });
+  await assert.rejects(iq.render(model, { supersample: 5 }), { code: 'invalid_argument' });
+  await assert.rejects(iq.render(model, { cameraOrbit: 'sideways' }), { code: 'invalid_argument' });
+  await assert.rejects(iq.render(model, { fieldOfView: '200deg' }), { code: 'invalid_argument' });
+  await assert.rejects(iq.render(model, { lightDirection: '0 0' }), { code: 'invalid_argument' });
+  await assert.rejects(iq.render(model, { time: 'soon' }), { code: 'invalid_argument' });
+  await assert.rejects(iq.render({}, {}), { code: 'invalid_argument' });
+  await assert.rejects(iq.renderAnimation(model, { frames: 0 }), { code: 'invalid_argument' });
+  await assert.rejects(iq.renderAnimation(model, { fps: -1 }), { code: 'invalid_argument' });
+  model.dispose();
+  await assert.rejects(iq.render(model, {}), { code: 'disposed' });
+});
+
+test('PNG, animated PNG and sprite sheet read back as the pixels that went in', async () => {
+  const model = iq.load(readFileSync(join(corpus, 'iqm/mrfixit/mrfixit.iqm')), { name: 'mrfixit.iqm' });
+  const anim = await iq.renderAnimation(model, { width: 40, height: 30, frames: 5, fps: 10, turntable: true, background: 'transparent' });
+  assert.equal(anim.frames.length, 5);
+  assert.deepEqual(anim.frames.map((f) => f.time), [0, 0.1, 0.2, 0.3, 0.4]);
+  assert.notDeepEqual(anim.frames[0].pixels, anim.frames[1].pixels);
+  const first = await iq.render(model, { width: 40, height: 30, background: 'transparent' });
+  assert.deepEqual(anim.frames[0].pixels, first.pixels, 'a turntable starts where render() looks');
+
+  const png = decodePNG(await iq.encodePNG(first));
+  assert.deepEqual((await png).data, first.pixels);
+
+  const apng = await iq.encodeAPNG(anim, { fps: 10 });
+  const types = [];
+  for (let at = 8; at < apng.length;) {
+    const length = (apng[at] << 24) | (apng[at + 1] << 16) | (apng[at + 2] << 8) | apng[at + 3];
+    types.push(String.fromCharCode(...apng.subarray(at + 4, at + 8)));
+    at += 12 + length;
+  }
+  assert.equal(types[0], 'IHDR');
+  assert.equal(types[1], 'acTL');
+  assert.equal(types.filter((t) => t === 'fcTL').length, 5);
+  assert.ok(types.includes('IDAT') && types.includes('fdAT'));
+  assert.equal(types.at(-1), 'IEND');
+  assert.deepEqual((await decodePNG(apng)).data, anim.frames[0].pixels, 'viewers without APNG show the first frame');
+
+  const { png: sheet, atlas } = await iq.encodeSpriteSheet(anim);
+  assert.equal(atlas.width, 120);
+  assert.equal(atlas.height, 60);
+  assert.deepEqual(atlas.frames[4], { x: 40, y: 30, w: 40, h: 30, time: 0.4 });
+  const decoded = await decodePNG(sheet);
+  for (let y = 0; y < 30; y++) {
+    const row = decoded.data.subarray(((30 + y) * 120 + 40) * 4, ((30 + y) * 120 + 80) * 4);
+    assert.deepEqual(row, anim.frames[4].pixels.subarray(y * 160, (y + 1) * 160));
+  }
+  await assert.rejects(iq.encodePNG({ width: 2, height: 2, pixels: new Uint8Array(3) }), { code: 'invalid_argument' });
+  model.dispose();
+});
+
+test('decodePNG reads the corpus PNG and refuses bad ones', async () => {
+  const bytes = readFileSync(join(corpus, 'iqm/raylib/guytex.png'));
+  const img = await decodePNG(bytes);
+  assert.ok(img.width > 0 && img.height > 0 && img.data.length === img.width * img.height * 4);
+  await assert.rejects(decodePNG(bytes.subarray(0, 40)), { code: 'bad_value' });
+  const bad = Uint8Array.from(bytes);
+  bad[16] = 0x7f; // width 2^31
+  await assert.rejects(decodePNG(bad), { code: 'bad_value' });
+});
+
+// A player whose legs are one 10x10 square facing +X drawn by a shader script (tests/js/lib builders).
+async function scriptedPlayer(script) {
+  const { buildMD3 } = await import('../lib/md3-build.mjs');
+  const enc = new TextEncoder();
+  const square = (name, shader, size) => ({
+    name, shaders: [{ name: shader, index: 0 }], triangles: [[0, 1, 2], [0, 2, 3]], texcoords: [[0, 1], [0, 0], [1, 0], [1, 1]],
+    frames: [[[0, -size, -size], [0, -size, size], [0, size, size], [0, size, -size]].map((xyz) => ({ xyz, normal: 0 }))],
+  });
+  const files = {
+    'models/players/s/lower.md3': buildMD3({ tags: [{ name: 'tag_torso', frames: [{ origin: [-50, 0, 0] }] }], surfaces: [square('l_legs', 'models/players/s/glow', 5)] }).bytes,
+    'models/players/s/upper.md3': buildMD3({ tags: [{ name: 'tag_head', frames: [{ origin: [0, 0, 0] }] }], surfaces: [square('u_torso', 'models/players/s/glow', 0.01)] }).bytes,
+    'models/players/s/head.md3': buildMD3({ surfaces: [square('h_head', 'models/players/s/glow', 0.01)] }).bytes,
+    'models/players/s/animation.cfg': enc.encode(Array.from({ length: 25 }, () => '0 1 0 10').join('\n')),
+    'scripts/player_s.shader': enc.encode(`models/players/s/glow\n{\n${script}\n}\n`),
+  };
+  return iq.loadPlayer(files);
+}
+const SCRIPTED = { width: 32, height: 32, cameraOrbit: '0deg 90deg 30m', cameraTarget: '0m 0m 0m', fieldOfView: '60deg', background: 'transparent' };
+
+test('Quake 3 shader stages: colours, additive blending, the alpha test before it, waves at the picture\'s time', async () => {
+  let player = await scriptedPlayer('{\nmap $whiteimage\nrgbGen const ( 1 0 0 )\n}\n{\nmap $whiteimage\nblendFunc add\nrgbGen const ( 0 0 1 )\n}');
+  let img = await iq.render(player, SCRIPTED);
+  assert.deepEqual(at(img, 16, 16), [255, 0, 255, 255], 'red, then blue added');
+  player.dispose();
+  player = await scriptedPlayer('{\nmap $whiteimage\nrgbGen const ( 0 1 0 )\n}\n{\nmap $whiteimage\nblendFunc GL_SRC_ALPHA GL_ONE_MINUS_SRC_ALPHA\nalphaGen const 0.25\nalphaFunc GE128\n}');
+  img = await iq.render(player, SCRIPTED);
+  assert.deepEqual(at(img, 16, 16), [0, 255, 0, 255], 'the second stage fails its alpha test: green stays');
+  player.dispose();
+  player = await scriptedPlayer('{\nmap $whiteimage\nrgbGen wave square 0 1 0 1\n}');
+  const early = await iq.render(player, { ...SCRIPTED, time: 0.25 });
+  const late = await iq.render(player, { ...SCRIPTED, time: 0.75 });
+  assert.deepEqual([at(early, 16, 16)[0], at(late, 16, 16)[0]], [255, 0], 'a square wave: on in the first half second, off in the second');
+  player.dispose();
+});

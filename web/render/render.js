@@ -1,0 +1,534 @@
+// Pictures without a browser (docs/RENDER.md): iq.render() and iq.renderAnimation() draw a model
+// or a Quake 3 player with the C's software renderer (src/render/), as the element draws it.
+//
+// What the element decides is taken from the element's own modules, so both agree by
+// construction: the animations and their clocks (viewer/clock.js: which animation plays, the
+// C's frame for a time or a frame number, poseContent), the framing over the animation
+// (viewer/framing.js), the attribute syntax (viewer/camera.js, renderer.js). The camera's maths
+// and all the drawing are the C's (iq_render_camera_compute, iq_render_draw). Those viewer
+// modules touch no DOM; they belong in a shared layer (docs/RENDER.md, "Where the code lives").
+
+import { InterquakeError } from '../core/wasm.js';
+import { IDENTITY } from '../core/mat4.js';
+import { modelAnimations, playerAnimations, naturalLoop, poseContent, Track } from '../viewer/clock.js';
+import { drawnBounds, sane } from '../viewer/framing.js';
+import { parseOrbit, parseTarget, parseFieldOfView, DEG } from '../viewer/camera.js';
+import { parseLightDirection, DEFAULT_LIGHT, placeholderImage } from '../viewer/renderer.js';
+import { PLAYER_DEFAULT_ANIMATIONS } from '../viewer/playback.js';
+import { shaderEnv, evaluateStage, stageColors, stageTexcoords, deformVertices } from '../quake3/shaders.js';
+import { decodeImage } from './images.js';
+import { fileReader, textureCandidates } from '../core/gltf.js';
+
+/** The element's background when none is given. */
+export const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
+/** Samples per pixel along each axis (2: 4 samples, as the 4x MSAA browsers give WebGL). */
+export const DEFAULT_SUPERSAMPLE = 2;
+const PLACEHOLDER = placeholderImage();
+const CPU_DEFORMS = new Set(['wave', 'normal', 'bulge', 'move']);
+
+/** One picture: { width, height, pixels (RGBA, top row first), missingFiles }. */
+export async function render(iq, target, options = {}) {
+  const scene = await Scene.create(iq, target, options, 'render()');
+  try {
+    return scene.draw({ time: options.time, frame: options.frame });
+  } finally {
+    scene.dispose();
+  }
+}
+
+/**
+ * Frames of an animation or a turntable: { frames: [{ width, height, pixels, time }], fps }.
+ * options: render()'s, and fps (default 15), frames or duration (seconds; default: the animation's
+ * duration, or one second of a turntable), turntable (true: one turn over the frames).
+ */
+export async function renderAnimation(iq, target, options = {}) {
+  const fps = options.fps ?? 15;
+  if (!(Number.isFinite(fps) && fps > 0 && fps <= 1000)) throw new InterquakeError('invalid_argument', `renderAnimation(): fps ${options.fps} is not a number in 0..1000`);
+  const scene = await Scene.create(iq, target, options, 'renderAnimation()');
+  let count = options.frames;
+  if (count === undefined) {
+    const duration = options.duration ?? (scene.duration() || (options.turntable ? 1 : 0));
+    if (!(Number.isFinite(duration) && duration >= 0)) throw new InterquakeError('invalid_argument', `renderAnimation(): duration ${options.duration} is not a number`);
+    count = Math.max(1, Math.round(duration * fps));
+  }
+  if (!(Number.isInteger(count) && count >= 1 && count <= MAX_FRAMES)) {
+    throw new InterquakeError('invalid_argument', `renderAnimation(): ${count} frames is not a whole number in 1..${MAX_FRAMES}`);
+  }
+  const start = Number(options.time) || 0;
+  const frames = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const time = start + i / fps;
+      const turn = options.turntable ? (360 * i) / count : 0;
+      const image = scene.draw({ time, turn });
+      frames.push({ ...image, time });
+    }
+  } finally {
+    scene.dispose();
+  }
+  return { frames, fps };
+}
+export const MAX_FRAMES = 10000;
+const decodedImages = new WeakMap(); // model or player -> Map(options.files -> Map(path -> Promise<{ img, missing }>))
+const framedBounds = new WeakMap();  // model or player -> Map(animations -> { min, max })
+
+// Everything a picture needs that does not change between frames: parts, textures, tracks, framing.
+class Scene {
+  static async create(iq, target, options, what) {
+    const scene = new Scene(iq, target, options, what);
+    await scene._textures();
+    scene._frame();
+    return scene;
+  }
+
+  constructor(iq, target, options, what) {
+    if (!options || typeof options !== 'object') throw new InterquakeError('invalid_argument', `${what}: options must be an object`);
+    this.iq = iq;
+    this.wasm = iq._wasm;
+    this.what = what;
+    this.options = options;
+    const limit = this.wasm.constants.limit;
+    this.maxDimension = limit.renderMaxDimension;
+    this.width = dimension(options.width ?? options.size?.[0] ?? 512, 'width', limit, what);
+    this.height = dimension(options.height ?? options.size?.[1] ?? this.width, 'height', limit, what);
+    this.supersample = options.supersample ?? DEFAULT_SUPERSAMPLE;
+    if (!(Number.isInteger(this.supersample) && this.supersample >= 1 && this.supersample <= limit.renderMaxSupersample)) {
+      throw new InterquakeError('invalid_argument', `${what}: supersample ${options.supersample} is not a whole number in 1..${limit.renderMaxSupersample}`);
+    }
+    const samples = this.width * this.height * this.supersample ** 2;
+    if (samples > limit.renderMaxSamples) {
+      throw new InterquakeError('invalid_argument', `${what}: ${this.width}x${this.height} with ${this.supersample}x${this.supersample} samples per pixel is over the limit of ${limit.renderMaxSamples} samples`);
+    }
+    this.background = options.background === undefined || options.background === null ? DEFAULT_BACKGROUND : parseColor(options.background);
+    if (!this.background) throw new InterquakeError('invalid_argument', `${what}: background '${options.background}' is not a colour`);
+    this.fov = parseFieldOfView(options.fieldOfView);
+    this.orbit = parseOrbit(options.cameraOrbit ?? 'auto auto auto');
+    this.target = parseTarget(options.cameraTarget ?? 'auto auto auto');
+    for (const [name, v] of [['fieldOfView', this.fov], ['cameraOrbit', this.orbit], ['cameraTarget', this.target]]) {
+      if (v === undefined) throw new InterquakeError('invalid_argument', `${what}: ${name} '${options[name]}' cannot be read`);
+    }
+    this.light = {
+      direction: options.lightDirection == null ? null : parseLightDirection(options.lightDirection),
+      intensity: Math.max(0, number(options.lightIntensity, DEFAULT_LIGHT.intensity, 'lightIntensity', what)),
+      ambient: Math.max(0, number(options.lightAmbient, DEFAULT_LIGHT.ambient, 'lightAmbient', what)),
+    };
+    if (options.lightDirection != null && !this.light.direction) {
+      throw new InterquakeError('invalid_argument', `${what}: lightDirection '${options.lightDirection}' is not three numbers`);
+    }
+    this.missingFiles = [];
+    this.subject = target;
+    this.content = contentOf(iq, target, options, what);
+  }
+
+  // Textures of every part (and its script blocks' stage images), decoded once.
+  async _textures() {
+    const c = this.content;
+    // Decoded once per model or player and source of files (they never change): later pictures
+    // of it reuse them. Each entry resolves to { img, missing } (missing: the path was not found).
+    let bySource = decodedImages.get(this.subject);
+    if (!bySource) decodedImages.set(this.subject, bySource = new Map());
+    const source = this.options.files ?? null;
+    let decoded = bySource.get(source);
+    if (!decoded) bySource.set(source, decoded = new Map());
+    const image = async (path, read) => {
+      if (!decoded.has(path)) {
+        decoded.set(path, (async () => {
+          const bytes = read(path);
+          if (!bytes) return { img: PLACEHOLDER, missing: true };
+          try { return { img: await decodeImage(this.iq, bytes, path), missing: false }; } catch { return { img: PLACEHOLDER, missing: false }; }
+        })());
+      }
+      const { img, missing } = await decoded.get(path);
+      if (missing) addMissing(this.missingFiles, path);
+      return img;
+    };
+    if (c.player) {
+      const player = c.player;
+      const resolved = this.options.skin ? player.resolveSkin(this.options.skin) : { surfaces: player.surfaces, missingFiles: player.missingFiles };
+      for (const path of resolved.missingFiles ?? []) addMissing(this.missingFiles, path);
+      const read = (path) => player.readFile(path);
+      for (const part of c.parts) {
+        const list = resolved.surfaces[part.partName] ?? [];
+        part.shaders = await Promise.all(part.model.meshes.map(async (mesh, i) => {
+          const surface = list.find((s) => s.mesh === i);
+          if (!mesh.triangleCount || !surface?.script || !this.iq.shaderSupport) return null;
+          const images = {};
+          for (const [name, path] of Object.entries(surface.images)) images[name] = path ? await image(path, read) : PLACEHOLDER;
+          return { block: surface.script, images };
+        }));
+        part.textures = await Promise.all(part.model.meshes.map(async (mesh, i) => {
+          if (!mesh.triangleCount) return null;
+          const surface = list.find((s) => s.mesh === i);
+          if (surface?.script && !surface.texture) return PLACEHOLDER;
+          if (!surface?.texture) {
+            const name = surface?.shader || mesh.material;
+            if (!name) return null;
+            addMissing(this.missingFiles, name);
+            return PLACEHOLDER;
+          }
+          return image(surface.texture, read);
+        }));
+      }
+      return;
+    }
+    // A loose model: its textures from options.files, as writeGLB() reads them (each material name
+    // as written, then with the other image extensions, then its file name alone).
+    const files = this.options.files;
+    if (files != null && typeof files !== 'function' && typeof files !== 'object') {
+      throw new InterquakeError('invalid_argument', `${this.what}: options.files must be an object or Map of path -> bytes, or a function(path) -> bytes`);
+    }
+    const readFile = fileReader(files);
+    for (const part of c.parts) {
+      part.shaders = part.model.meshes.map(() => null);
+      part.textures = await Promise.all(part.model.meshes.map(async (mesh) => {
+        const name = mesh.shaders?.[0] ?? mesh.material;
+        if (!name || !mesh.triangleCount) return null;
+        if (!decoded.has(name)) {
+          decoded.set(name, (async () => {
+            for (const path of readFile ? textureCandidates(name) : []) {
+              const bytes = await readFile(path);
+              if (!bytes) continue;
+              try { return { img: await decodeImage(this.iq, bytes, path), missing: false }; } catch { return { img: PLACEHOLDER, missing: false }; }
+            }
+            return { img: PLACEHOLDER, missing: true };
+          })());
+        }
+        const { img, missing } = await decoded.get(name);
+        if (missing) addMissing(this.missingFiles, name);
+        return img;
+      }));
+    }
+  }
+
+  // The tracks on their animations (as the element starts them) and the framing over them.
+  _frame() {
+    const c = this.content;
+    const o = this.options;
+    this.tracks = c.player ? [new Track('legs'), new Track('torso')] : [new Track('both')];
+    for (const track of this.tracks) {
+      const wanted = track.part === 'legs' ? o.legsAnimation : track.part === 'torso' ? o.torsoAnimation : o.animation;
+      let animation = null;
+      if (wanted != null) {
+        animation = findAnimation(c.animations, wanted, track.part);
+        if (!animation) {
+          const names = c.animations.map((a) => a.name).join(', ') || 'none';
+          throw new InterquakeError('invalid_argument', `${this.what}: no animation '${wanted}' (this model has: ${names})`);
+        }
+      }
+      const standard = PLAYER_DEFAULT_ANIMATIONS[track.part];
+      animation ??= (standard && c.animations.find((a) => a.name === standard))
+        || c.animations.find((a) => a.part === track.part)
+        || c.animations.find((a) => a.part === 'both' || track.part === 'both') || null;
+      if (animation) track.start(animation, { speed: 1, loop: o.loop ?? naturalLoop(animation) });
+    }
+    // The framing over the animations: computed once per model or player and pair of animations.
+    const key = this.tracks.map((t) => `${t.part}:${t.animation?.name ?? ''}:${t.animation?.part ?? ''}`).join('|');
+    let cache = framedBounds.get(this.subject);
+    if (!cache) framedBounds.set(this.subject, cache = new Map());
+    if (!cache.has(key)) cache.set(key, sane(drawnBounds(c, this.tracks)));
+    this.bounds = cache.get(key);
+  }
+
+  /** Seconds of the longest track's pass (0 without animation). */
+  duration() {
+    return Math.max(0, ...this.tracks.map((t) => t.duration || 0));
+  }
+
+  /** One picture at { time } or { frame } (frame wins), the orbit turned by `turn` degrees. */
+  draw({ time, frame, turn = 0 } = {}) {
+    const { wasm, what } = this;
+    const e = wasm.exports;
+    if (frame !== undefined && frame !== null) {
+      if (!Number.isFinite(Number(frame))) throw new InterquakeError('invalid_argument', `${what}: frame '${frame}' is not a number`);
+      for (const track of this.tracks) track.seekFrame(Number(frame));
+    } else {
+      const t = time === undefined || time === null ? 0 : Number(time);
+      if (!Number.isFinite(t)) throw new InterquakeError('invalid_argument', `${what}: time '${time}' is not a number`);
+      for (const track of this.tracks) track.seek(t);
+    }
+    // Shader scripts' clock: the time asked for; for a frame, the play head's time (as the
+    // element's renderFrame holds it); options.shaderTime overrides both.
+    const asked = this.options.shaderTime;
+    const shaderTime = Number.isFinite(asked) ? asked : frame !== undefined && frame !== null ? (this.tracks[0]?.time ?? 0) : Number(time) || 0;
+    poseContent(this.content, this.tracks, true);
+    const camera = this._camera(turn);
+    const view = { viewProjection: camera.viewProjection, light: this.light.direction ?? camera.light, ambient: this.light.ambient, intensity: this.light.intensity };
+    const texture = this._heapTextures();
+    const mem = wasm.arena(what);
+    let target = 0;
+    try {
+      const viewPtr = mem.records('iq_render_view', [view]);
+      const surfacePtr = mem.alloc(wasm.sizeof('iq_render_surface'));
+      const colorPtr = mem.alloc(16);
+      target = e.iq_wasm_render_target_new(this.width, this.height, this.supersample, wasm.errorPtr);
+      if (!target) throw wasm.lastError();
+      wasm.array(Float32Array, colorPtr, 4).set(this.background);
+      e.iq_wasm_render_clear(target, colorPtr);
+      const drawSurface = (values) => {
+        wasm.fill('iq_render_surface', surfacePtr, values);
+        if (!e.iq_wasm_render_draw(target, viewPtr, surfacePtr, wasm.errorPtr)) throw wasm.lastError();
+      };
+      const scripted = [];
+      for (const part of this.content.parts) {
+        const model = part.model;
+        if (!model.vertexCount || !model.triangleCount) continue;
+        const posed = posedVertices(part);
+        const base = {
+          positions: wasm.addressOf(posed.positions), normals: addressOrZero(wasm, posed.normals),
+          texcoords: addressOrZero(wasm, model.texcoords), colors: addressOrZero(wasm, model.colors),
+          vertexCount: model.vertexCount, matrix: Array.from(part.matrix ?? IDENTITY), lit: 1,
+          cull: wasm.constants.shader_cull.front, depthWrite: 1, depthFunc: wasm.constants.shader_depth_func.lequal,
+        };
+        const indices = wasm.addressOf(model.indices);
+        model.meshes.forEach((mesh, i) => {
+          if (!mesh.triangleCount) return;
+          if (part.shaders[i]) { scripted.push({ part, mesh, shader: part.shaders[i] }); return; }
+          drawSurface({ ...base, indices: indices + mesh.firstTriangle * 12, triangleCount: mesh.triangleCount, texture: texture(part.textures[i]) });
+        });
+      }
+      if (scripted.length) this._drawScripted(scripted, camera, view, shaderTime, texture, mem, drawSurface);
+      const out = mem.alloc(this.width * this.height * 4);
+      e.iq_wasm_render_resolve(target, out);
+      return { width: this.width, height: this.height, pixels: wasm.copy(out, this.width * this.height * 4), missingFiles: [...this.missingFiles] };
+    } finally {
+      if (target) e.iq_wasm_render_target_free(target);
+      mem.free();
+    }
+  }
+
+  // Every image the parts draw with, in the heap once per scene (a mipmap chain for the filtered
+  // ones, as the element's textures have): a function image -> iq_render_texture values.
+  _heapTextures() {
+    const { wasm } = this;
+    const e = wasm.exports;
+    if (!this._textureMem) {
+      this._textureMem = wasm.arena(this.what);
+      this._textureAt = new Map();
+      for (const part of this.content.parts) {
+        for (const img of [...part.textures, ...part.shaders.flatMap((s) => (s ? Object.values(s.images) : []))]) {
+          if (!img || this._textureAt.has(img)) continue;
+          const nearest = img.crisp || (img.width <= 16 && img.height <= 16);
+          const bytes = nearest ? 0 : e.iq_wasm_render_mipmap_bytes(img.width, img.height);
+          if (bytes > 0) {
+            const chain = this._textureMem.alloc(bytes);
+            const source = this._textureMem.bytes(img.data);
+            e.iq_wasm_render_mipmaps(source, img.width, img.height, chain);
+            this._textureAt.set(img, { data: chain, nearest: 0, mipmapped: 1 });
+          } else {
+            this._textureAt.set(img, { data: this._textureMem.bytes(img.data), nearest: 1, mipmapped: 0 });
+          }
+        }
+      }
+    }
+    return (img, clamp = false) => {
+      if (!img) return { width: 0, height: 0, data: 0, nearest: 0, clamp: 0, mipmapped: 0 };
+      const at = this._textureAt.get(img);
+      return { width: img.width, height: img.height, ...at, clamp: clamp ? 1 : 0 };
+    };
+  }
+
+  /** Frees the scene's textures in the heap. */
+  dispose() {
+    this._textureMem?.free();
+    this._textureMem = null;
+  }
+
+  _camera(turn) {
+    const { wasm } = this;
+    const o = this.orbit;
+    const theta = o.theta === null ? (turn ? 35 * DEG + turn * DEG : NaN) : o.theta + turn * DEG;
+    const r = o.radius;
+    const spec = {
+      boundsMin: this.bounds.min, boundsMax: this.bounds.max, theta, phi: o.phi ?? NaN,
+      radiusMode: !r ? 0 : r.percent ? 1 : 2, radius: r ? r.value : 0,
+      target: this.target.map((v) => v ?? NaN), fov: this.fov, aspect: this.width / this.height,
+    };
+    return cameraOf(wasm, spec, this.what);
+  }
+
+  // Quake 3 shader-script surfaces in the shader's sort order, stage by stage, as shaderdraw.js
+  // draws them: colours and texture coordinates per vertex from the C (stageColors,
+  // stageTexcoords), CPU deforms by the C; autosprite quads are drawn as they are (not turned).
+  _drawScripted(surfaces, camera, view, time, texture, mem, drawSurface) {
+    const { wasm, iq } = this;
+    const k = wasm.constants;
+    const sorted = surfaces.map((s, i) => ({ s, i })).sort((a, b) => a.s.shader.block.sort - b.s.shader.block.sort || a.i - b.i);
+    const env0 = shaderEnv(iq);
+    const posedParts = new Map();
+    for (const { s } of sorted) {
+      const { part, mesh, shader } = s;
+      const block = shader.block;
+      const model = part.model;
+      const inverse = affineInverse(part.matrix ?? IDENTITY);
+      const eye = transform(inverse, camera.eye, 1);
+      const light = normalize(transform(inverse, view.light, 0));
+      const env = { ...env0, time, viewOrigin: eye, lightDir: light };
+      let posed = posedParts.get(part);
+      if (!posed) {
+        const p = posedVertices(part);
+        posed = { positions: Float32Array.from(p.positions), normals: p.normals ? Float32Array.from(p.normals) : new Float32Array(p.positions.length) };
+        posedParts.set(part, posed);
+      }
+      let { positions, normals } = posed;
+      const st = model.texcoords ? Float32Array.from(model.texcoords) : new Float32Array(model.vertexCount * 2);
+      if (block.deforms.some((x) => CPU_DEFORMS.has(x.type))) {
+        positions = positions.slice();
+        normals = normals.slice();
+        deformVertices(iq, block, env, positions, normals, st);
+      }
+      const vertexColors = model.colors ? Float32Array.from(model.colors) : null;
+      const indices = Uint32Array.from(model.indices.subarray(mesh.firstTriangle * 3, (mesh.firstTriangle + mesh.triangleCount) * 3));
+      const cull = k.shader_cull[block.cull] ?? k.shader_cull.front;
+      for (const stage of block.stages) {
+        if (stage.map === 'lightmap') continue;
+        const state = evaluateStage(iq, stage, env);
+        let img = null;
+        if (stage.map === 'image') img = shader.images[stage.images[state.frame] ?? stage.images[0]] ?? null;
+        const colors = stageColors(iq, stage, env, positions, normals, vertexColors);
+        const texcoords = stageTexcoords(iq, stage, env, positions, normals, st);
+        const blended = stage.blendSrc !== 'none';
+        const arrays = [positions, normals, texcoords, colors, indices].map((a) => mem.bytes(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
+        drawSurface({
+          positions: arrays[0], normals: arrays[1], texcoords: arrays[2], colors: arrays[3], vertexCount: model.vertexCount,
+          indices: arrays[4], triangleCount: mesh.triangleCount, matrix: Array.from(part.matrix ?? IDENTITY), lit: 0,
+          texture: texture(img, stage.clamp), cull,
+          blendSrc: blended ? k.shader_blend[stage.blendSrc] : 0, blendDst: blended ? k.shader_blend[stage.blendDst] : 0,
+          alphaFunc: k.shader_alpha_func[stage.alphaFunc] ?? 0, depthWrite: stage.depthWrite ? 1 : 0,
+          depthFunc: stage.depthFunc === 'equal' ? k.shader_depth_func.equal : k.shader_depth_func.lequal,
+        });
+      }
+    }
+  }
+}
+
+/** The C's orbit camera for a spec record: { viewProjection, eye, light, ... }. */
+export function cameraOf(wasm, spec, what = 'camera') {
+  return wasm.withRecord('iq_render_camera_spec', spec, (specPtr) => wasm.withRecord('iq_render_camera', null, (out) => {
+    if (!wasm.exports.iq_wasm_render_camera(specPtr, out, wasm.errorPtr)) throw wasm.lastError(what);
+    return wasm.read('iq_render_camera', out);
+  }));
+}
+
+// What to draw: one model, or a player's parts (the muzzle flash left out, as the element does).
+function contentOf(iq, target, options, what) {
+  if (target && target.parts && typeof target.pose === 'function' && target.parts.lower) {
+    const player = target;
+    const parts = [];
+    for (const [name, part] of Object.entries(player.parts)) {
+      if (name === 'flash') continue;
+      parts.push({
+        name: part.path ?? name, partName: name, model: part.model, instance: part.model, matrix: IDENTITY,
+        track: name === 'lower' ? 'legs' : name === 'upper' || name === 'weapon' ? 'torso' : 'none',
+        skin: null, morph: { a: 0, b: 0, t: 0 }, frames: { a: 0, b: 0, t: 0 },
+      });
+    }
+    return { player, parts, animations: playerAnimations(iq, player) };
+  }
+  if (target && typeof target.evaluate === 'function' && Array.isArray(target.meshes)) {
+    if (target.disposed) throw new InterquakeError('disposed', `${what}: the model was disposed`);
+    const part = { name: target.name, model: target, instance: target, matrix: IDENTITY, track: 'both', skin: null, morph: null };
+    return { player: null, parts: [part], animations: modelAnimations(iq, target) };
+  }
+  throw new InterquakeError('invalid_argument', `${what} takes a model from load() or a player from loadPlayer()`);
+}
+
+// A part's vertices as drawn: MD3 morphed between its two frames, skinned by its pose, or as loaded.
+function posedVertices(part) {
+  const model = part.model;
+  if (part.morph && model.frameCount) return part.instance.morph(part.morph.a, part.morph.b, part.morph.t);
+  if (part.skin) return part.instance.skin();
+  return { positions: model.positions, normals: model.normals };
+}
+
+function addressOrZero(wasm, view) {
+  const at = view ? wasm.addressOf(view) : 0;
+  return at < 0 ? 0 : at;
+}
+
+function findAnimation(list, name, part) {
+  const fits = (a) => part === 'both' || a.part === part || a.part === 'both';
+  if (typeof name === 'number') return list.filter(fits)[name] ?? null;
+  return list.find((a) => a.name === name && fits(a)) ?? list.find((a) => a.name.toLowerCase() === String(name).toLowerCase() && fits(a)) ?? null;
+}
+
+function dimension(value, name, limit, what) {
+  const v = Number(value);
+  if (typeof value === 'boolean' || !Number.isInteger(v) || v < 1 || v > limit.renderMaxDimension) {
+    throw new InterquakeError('invalid_argument', `${what}: ${name} ${JSON.stringify(value)} is not a whole number in 1..${limit.renderMaxDimension}`);
+  }
+  return v;
+}
+
+function number(value, fallback, name, what) {
+  if (value === undefined || value === null) return fallback;
+  const v = Number(value);
+  if (!Number.isFinite(v)) throw new InterquakeError('invalid_argument', `${what}: ${name} '${value}' is not a number`);
+  return v;
+}
+
+function addMissing(list, path) {
+  const key = path.toLowerCase().replace(/\\/g, '/');
+  if (!list.some((p) => p.toLowerCase().replace(/\\/g, '/') === key)) list.push(path);
+}
+
+const NAMED_COLORS = {
+  black: '#000', white: '#fff', red: '#f00', lime: '#0f0', green: '#008000', blue: '#00f', yellow: '#ff0', cyan: '#0ff',
+  aqua: '#0ff', magenta: '#f0f', fuchsia: '#f0f', gray: '#808080', grey: '#808080', silver: '#c0c0c0', maroon: '#800000',
+  olive: '#808000', purple: '#800080', teal: '#008080', navy: '#000080', orange: '#ffa500',
+};
+
+/**
+ * A colour as the element's background takes it, in Node too: 'transparent', #rgb, #rgba,
+ * #rrggbb, #rrggbbaa, rgb()/rgba() (0..255 or %, alpha 0..1 or %), CSS's basic named colours, or
+ * [r, g, b, a] in 0..1. Returns [r, g, b, a] in 0..1, or null.
+ */
+export function parseColor(value) {
+  if (Array.isArray(value)) return value.length === 4 && value.every((v) => Number.isFinite(v) && v >= 0 && v <= 1) ? [...value] : null;
+  let t = String(value).trim().toLowerCase();
+  if (t === 'transparent') return [0, 0, 0, 0];
+  t = NAMED_COLORS[t] ?? t;
+  let m = /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.exec(t);
+  if (m) {
+    let h = m[1];
+    if (h.length <= 4) h = [...h].map((c) => c + c).join('');
+    const v = h.match(/../g).map((x) => parseInt(x, 16) / 255);
+    return v.length === 3 ? [...v, 1] : v;
+  }
+  m = /^rgba?\(([^)]*)\)$/.exec(t);
+  if (!m) return null;
+  const parts = m[1].split(/[\s,/]+/).filter(Boolean);
+  if (parts.length < 3 || parts.length > 4) return null;
+  const out = parts.map((p, i) => {
+    const pct = p.endsWith('%');
+    const n = Number(pct ? p.slice(0, -1) : p);
+    if (!Number.isFinite(n)) return NaN;
+    return Math.min(Math.max(i === 3 ? (pct ? n / 100 : n) : pct ? n / 100 : n / 255, 0), 1);
+  });
+  if (out.some(Number.isNaN)) return null;
+  return out.length === 3 ? [...out, 1] : out;
+}
+
+// The inverse of a column-major affine 4x4 (a part's placement).
+function affineInverse(m) {
+  const [a, b, c, , d, e, f, , g, h, i] = m;
+  const A = e * i - f * h; const B = -(d * i - f * g); const C = d * h - e * g;
+  const det = a * A + b * B + c * C;
+  if (!det) return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -m[12], -m[13], -m[14], 1];
+  const r = [
+    A / det, -(b * i - c * h) / det, (b * f - c * e) / det, 0,
+    B / det, (a * i - c * g) / det, -(a * f - c * d) / det, 0,
+    C / det, -(a * h - b * g) / det, (a * e - b * d) / det, 0,
+    0, 0, 0, 1,
+  ];
+  for (let k = 0; k < 3; k++) r[12 + k] = -(r[k] * m[12] + r[4 + k] * m[13] + r[8 + k] * m[14]);
+  return r;
+}
+
+function transform(m, v, w) {
+  return [0, 1, 2].map((k) => m[k] * v[0] + m[4 + k] * v[1] + m[8 + k] * v[2] + m[12 + k] * w);
+}
+
+function normalize(v) {
+  const length = Math.hypot(v[0], v[1], v[2]);
+  return length > 0 ? v.map((x) => x / length) : [0, 0, 1];
+}
