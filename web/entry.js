@@ -2,7 +2,7 @@
 // way to find the WASM, and the exports of the API.
 
 import { instantiate, simdSupported, InterquakeError } from './core/wasm.js';
-import { Interquake } from './quake3/library.js';
+import { Interquake } from './render/library.js';
 
 /**
  * Frames per second used when neither the options nor the file give a framerate (IQM framerate 0).
@@ -56,7 +56,7 @@ export function makeInit(defaultWasm, shaderWasm = null) {
 }
 
 export { InterquakeError, simdSupported };
-export { Interquake } from './quake3/library.js';
+export { Interquake } from './render/library.js';
 /** The path rules (web/core/paths.js): extensions, player parts and LODs, texture candidates. */
 export * as paths from './core/paths.js';
 export { Model, Instance } from './core/model.js';

@@ -165,8 +165,8 @@ uint64_t iq_render_mipmap_bytes(uint32_t width, uint32_t height) {
     }
 }
 
-int iq_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t *chain) {
-    if (!rgba || !chain || !iq_render_mipmap_bytes(width, height)) return 0;
+iq_error_code iq_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t *chain) {
+    if (!rgba || !chain || !iq_render_mipmap_bytes(width, height)) return IQ_ERROR_INVALID_ARGUMENT;
     memcpy(chain, rgba, (size_t)width * height * 4);
     const uint8_t *src = chain;
     uint8_t *dst = chain + (size_t)width * height * 4;
@@ -189,7 +189,7 @@ int iq_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint
         w = nw;
         h = nh;
     }
-    return 1;
+    return IQ_ERROR_NONE;
 }
 
 /* i is within one texture of the range (the coordinates were wrapped or clamped first). */
@@ -494,9 +494,7 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
     }
 }
 
-int iq_render_draw(iq_render_target *t, const iq_render_view *view, const iq_render_surface *s, iq_error *error) {
-    iq_error local;
-    error = iqi_error_reset(error, &local);
+static int render_draw(iq_render_target *t, const iq_render_view *view, const iq_render_surface *s, iq_error *error) {
     if (!t || !view || !s) return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: no target, view or surface");
     if (s->triangle_count == 0) return 1;
     if (!s->positions || !s->indices)
@@ -590,4 +588,10 @@ int iq_render_draw(iq_render_target *t, const iq_render_view *view, const iq_ren
         for (int k = 1; k + 1 < n; k++) shade_triangle(&d, &list[0], &list[k], &list[k + 1]);
     }
     return 1;
+}
+
+iq_error_code iq_render_draw(iq_render_target *t, const iq_render_view *view, const iq_render_surface *s, iq_error *error) {
+    iq_error local;
+    error = iqi_error_reset(error, &local);
+    return iqi_result(render_draw(t, view, s, error), error);
 }

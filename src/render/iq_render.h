@@ -48,7 +48,7 @@ uint64_t iq_render_mipmap_bytes(uint32_t width, uint32_t height);
 /* Fills chain (iq_render_mipmap_bytes long) with level 0 (a copy of rgba) and each smaller level
  * the 2x2 average of the one above (as glGenerateMipmap's box filter). Returns 1, or 0 when the
  * size is outside the limits. */
-int iq_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t *chain);
+iq_error_code iq_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t *chain);
 
 /* One draw: a surface's triangles with one texture and one state. */
 typedef struct iq_render_surface {
@@ -88,7 +88,7 @@ void iq_render_clear(iq_render_target *target, const float rgba[4]);
 /* Draws a surface. Returns 1, or 0 with 'invalid_argument' (a missing array,
  * an index past the vertices, a texture without data or beyond the limits, an
  * unknown state value). Triangles with a vertex that is not finite are skipped. */
-int iq_render_draw(iq_render_target *target, const iq_render_view *view, const iq_render_surface *surface,
+iq_error_code iq_render_draw(iq_render_target *target, const iq_render_view *view, const iq_render_surface *surface,
                    iq_error *error);
 /* The picture: width * height * 4 bytes of RGBA, top row first, alpha not
  * premultiplied (as a PNG or canvas.toBlob holds it). */
@@ -118,7 +118,7 @@ typedef struct iq_render_camera {
 
 /* Places the camera. Returns 1, or 0 with 'invalid_argument' (a field of view
  * outside 0..pi, an aspect or radius that is not a positive finite number). */
-int iq_render_camera_compute(const iq_render_camera_spec *spec, iq_render_camera *out, iq_error *error);
+iq_error_code iq_render_camera_compute(const iq_render_camera_spec *spec, iq_render_camera *out, iq_error *error);
 
 #ifdef __cplusplus
 }

@@ -41,9 +41,7 @@ static void multiply4(const float *a, const float *b, float *out) {
                                      (double)a[8 + r] * b[c * 4 + 2] + (double)a[12 + r] * b[c * 4 + 3]);
 }
 
-int iq_render_camera_compute(const iq_render_camera_spec *spec, iq_render_camera *out, iq_error *error) {
-    iq_error local;
-    error = iqi_error_reset(error, &local);
+static int camera_compute(const iq_render_camera_spec *spec, iq_render_camera *out, iq_error *error) {
     if (!spec || !out) return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "camera: no spec or output");
     double fov = spec->fov, aspect = spec->aspect;
     if (!(fov > 0 && fov < IQR_PI))
@@ -130,4 +128,10 @@ int iq_render_camera_compute(const iq_render_camera_spec *spec, iq_render_camera
     out->near_plane = (float)near_plane;
     out->far_plane = (float)far_plane;
     return 1;
+}
+
+iq_error_code iq_render_camera_compute(const iq_render_camera_spec *spec, iq_render_camera *out, iq_error *error) {
+    iq_error local;
+    error = iqi_error_reset(error, &local);
+    return iqi_result(camera_compute(spec, out, error), error);
 }

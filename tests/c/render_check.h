@@ -39,7 +39,7 @@ static inline int iqt_check_render(iq_model *m) {
         spec.fov = 0.6f;
         spec.aspect = 1.5f;
         iq_render_camera cam;
-        if (!iq_render_camera_compute(&spec, &cam, NULL)) { bad = 2; break; }
+        if (iq_render_camera_compute(&spec, &cam, NULL) != IQ_ERROR_NONE) { bad = 2; break; }
         for (int i = 0; i < 16; i++) if (!isfinite(cam.view_projection[i])) bad = 3;
         const float *vp = cam.view_projection;
         for (uint32_t v = 0; v < m->vertex_count && !bad; v++)
@@ -68,7 +68,7 @@ static inline int iqt_check_render(iq_model *m) {
             for (int k = 0; k < 4; k++) s.matrix[k * 5] = 1;
             s.lit = 1;
             s.depth_write = 1;
-            if (!iq_render_draw(t, &view, &s, NULL)) bad = 5;
+            if (iq_render_draw(t, &view, &s, NULL) != IQ_ERROR_NONE) bad = 5;
         }
     }
     uint8_t px[24 * 16 * 4];

@@ -83,7 +83,7 @@ static void test_coverage_and_culling(void) {
             make_quad(&q, -0.5f, -0.5f, 0.5f, 0.5f, 0, ccw);
             iq_render_surface s = surface_of(&q);
             s.cull = cull;
-            CHECK(iq_render_draw(t, &view, &s, NULL), "draw");
+            CHECK(iq_render_draw(t, &view, &s, NULL) == IQ_ERROR_NONE, "draw");
             uint8_t *px = picture(t, 16, 16);
             int expect = cull == IQ_CULL_NONE || (cull == IQ_CULL_FRONT) == !ccw ? 64 : 0;
             CHECK(count_alpha(px, 256, 255) == expect, "ccw %d cull %u: %d covered, expected %d", ccw, cull,
@@ -105,10 +105,10 @@ static void test_coverage_and_culling(void) {
     iq_render_surface s = surface_of(&q);
     s.blend_src = IQ_BLEND_ONE;
     s.blend_dst = IQ_BLEND_ONE;
-    CHECK(iq_render_draw(t, &view, &s, NULL), "draw");
+    CHECK(iq_render_draw(t, &view, &s, NULL) == IQ_ERROR_NONE, "draw");
     uint8_t *px = picture(t, 16, 16);
     iq_render_clear(t, (const float[4]){0, 0, 0, 1});
-    CHECK(iq_render_draw(t, &view, &s, NULL), "draw");
+    CHECK(iq_render_draw(t, &view, &s, NULL) == IQ_ERROR_NONE, "draw");
     iq_render_resolve(t, px);
     int ok = 1;
     for (int i = 0; i < 256; i++) ok &= px[i * 4] == 64;
@@ -218,7 +218,7 @@ static void test_mipmaps(void) {
             p[0] = p[1] = p[2] = v;
             p[3] = 255;
         }
-    CHECK(iq_render_mipmaps(tex, N, N, chain), "mipmaps");
+    CHECK(iq_render_mipmaps(tex, N, N, chain) == IQ_ERROR_NONE, "mipmaps");
     CHECK(chain[N * N * 4] == 128 && chain[N * N * 4 + 3] == 255, "level 1 is the average: %d", chain[N * N * 4]);
     iq_render_view view = flat_view();
     quad q;
@@ -365,7 +365,7 @@ static void test_perspective(void) {
     s.depth_write = 1;
     enum { N = 200 };
     iq_render_target *t = iq_render_target_new(N, N, 1, NULL);
-    CHECK(iq_render_draw(t, &view, &s, NULL), "draw");
+    CHECK(iq_render_draw(t, &view, &s, NULL) == IQ_ERROR_NONE, "draw");
     uint8_t *px = picture(t, N, N);
     /* y = -1 at z = -2 is NDC -0.5 (row 150), at -4 NDC -0.25 (row 125), at -3 NDC -1/3 (row 133.3) */
     int change = -1;
@@ -380,7 +380,7 @@ static void test_perspective(void) {
 static void test_camera(void) {
     iq_render_camera_spec spec = {{-1, -1, -1}, {1, 1, 1}, 0, (float)(M_PI / 2), 0, 0, {NAN, NAN, NAN}, (float)(M_PI / 6), 1};
     iq_render_camera cam;
-    CHECK(iq_render_camera_compute(&spec, &cam, NULL), "camera");
+    CHECK(iq_render_camera_compute(&spec, &cam, NULL) == IQ_ERROR_NONE, "camera");
     double d = sqrt(3.0) / sin(M_PI / 12) * 0.9;
     CHECK(fabs(cam.eye[0] - d) < 1e-4 && fabs(cam.eye[1]) < 1e-5 && fabs(cam.eye[2]) < 1e-4, "eye %g %g %g, expected %g 0 0",
           cam.eye[0], cam.eye[1], cam.eye[2], d);
@@ -403,9 +403,9 @@ static void test_camera(void) {
     CHECK(fabs(cam.distance - d) < 1e-3, "unit box");
     iq_error e;
     spec.fov = 0;
-    CHECK(!iq_render_camera_compute(&spec, &cam, &e) && e.code == IQ_ERROR_INVALID_ARGUMENT, "fov 0");
+    CHECK(iq_render_camera_compute(&spec, &cam, &e) != IQ_ERROR_NONE && e.code == IQ_ERROR_INVALID_ARGUMENT, "fov 0");
     spec.fov = 1; spec.aspect = NAN;
-    CHECK(!iq_render_camera_compute(&spec, &cam, &e) && e.code == IQ_ERROR_INVALID_ARGUMENT, "aspect NaN");
+    CHECK(iq_render_camera_compute(&spec, &cam, &e) != IQ_ERROR_NONE && e.code == IQ_ERROR_INVALID_ARGUMENT, "aspect NaN");
 }
 
 static void test_bad_arguments(void) {
@@ -420,19 +420,19 @@ static void test_bad_arguments(void) {
     make_quad(&q, -1, -1, 1, 1, 0, 0);
     iq_render_surface s = surface_of(&q);
     q.indices[5] = 4;
-    CHECK(!iq_render_draw(t, &view, &s, &e) && e.code == IQ_ERROR_INVALID_ARGUMENT, "index past the vertices");
+    CHECK(iq_render_draw(t, &view, &s, &e) != IQ_ERROR_NONE && e.code == IQ_ERROR_INVALID_ARGUMENT, "index past the vertices");
     q.indices[5] = 3;
     s.blend_src = IQ_BLEND_ONE;
-    CHECK(!iq_render_draw(t, &view, &s, &e), "blend src without dst");
+    CHECK(iq_render_draw(t, &view, &s, &e) != IQ_ERROR_NONE, "blend src without dst");
     s.blend_src = 0;
     static const uint8_t px1[4] = {1, 2, 3, 4};
     s.texture = (iq_render_texture){0, 1, px1, 0, 0, 0};
-    CHECK(!iq_render_draw(t, &view, &s, &e), "texture 0 wide");
+    CHECK(iq_render_draw(t, &view, &s, &e) != IQ_ERROR_NONE, "texture 0 wide");
     s.texture = (iq_render_texture){0};
     /* Non-finite and absurd vertices: skipped, never drawn, never a crash. */
     q.positions[0] = NAN;
     q.positions[4] = 1e30f;
-    CHECK(iq_render_draw(t, &view, &s, &e), "NaN vertex: drawn without it");
+    CHECK(iq_render_draw(t, &view, &s, &e) == IQ_ERROR_NONE, "NaN vertex: drawn without it");
     uint64_t drawn, skipped;
     iq_render_counts(t, &drawn, &skipped);
     CHECK(skipped == 2 && drawn == 0, "both triangles have a bad vertex: %llu %llu", (unsigned long long)drawn,

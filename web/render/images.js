@@ -3,7 +3,7 @@
 // used for .pk3 entries), and the PNG, animated PNG and sprite-sheet writers (docs/RENDER.md).
 
 import { InterquakeError, getDeflate } from '../core/wasm.js';
-import { crc32 } from '../quake3/archive.js';
+import { crc32 } from '../core/crc32.js';
 
 let fflate = null;
 async function loadFflate() {

@@ -237,7 +237,6 @@ class Scene {
   /** One picture at { time } or { frame } (frame wins), the orbit turned by `turn` degrees. */
   draw({ time, frame, turn = 0 } = {}) {
     const { wasm, what } = this;
-    const e = wasm.exports;
     if (frame !== undefined && frame !== null) {
       if (!Number.isFinite(Number(frame))) throw new InterquakeError('invalid_argument', `${what}: frame '${frame}' is not a number`);
       for (const track of this.tracks) track.seekFrame(Number(frame));
@@ -260,13 +259,12 @@ class Scene {
       const viewPtr = mem.records('iq_render_view', [view]);
       const surfacePtr = mem.alloc(wasm.sizeof('iq_render_surface'));
       const colorPtr = mem.alloc(16);
-      target = e.iq_wasm_render_target_new(this.width, this.height, this.supersample, wasm.errorPtr);
-      if (!target) throw wasm.lastError();
+      target = wasm.make('iq_wasm_render_target_new', [this.width, this.height, this.supersample, wasm.errorPtr], what);
       wasm.array(Float32Array, colorPtr, 4).set(this.background);
-      e.iq_wasm_render_clear(target, colorPtr);
+      wasm.value('iq_wasm_render_clear', target, colorPtr);
       const drawSurface = (values) => {
         wasm.fill('iq_render_surface', surfacePtr, values);
-        if (!e.iq_wasm_render_draw(target, viewPtr, surfacePtr, wasm.errorPtr)) throw wasm.lastError();
+        wasm.call('iq_wasm_render_draw', [target, viewPtr, surfacePtr, wasm.errorPtr], { file: what });
       };
       const scripted = [];
       for (const part of this.content.parts) {
@@ -288,10 +286,10 @@ class Scene {
       }
       if (scripted.length) this._drawScripted(scripted, camera, view, shaderTime, texture, mem, drawSurface);
       const out = mem.alloc(this.width * this.height * 4);
-      e.iq_wasm_render_resolve(target, out);
+      wasm.value('iq_wasm_render_resolve', target, out);
       return { width: this.width, height: this.height, pixels: wasm.copy(out, this.width * this.height * 4), missingFiles: [...this.missingFiles] };
     } finally {
-      if (target) e.iq_wasm_render_target_free(target);
+      if (target) wasm.value('iq_wasm_render_target_free', target);
       mem.free();
     }
   }
@@ -300,7 +298,6 @@ class Scene {
   // ones, as the element's textures have): a function image -> iq_render_texture values.
   _heapTextures() {
     const { wasm } = this;
-    const e = wasm.exports;
     if (!this._textureMem) {
       this._textureMem = wasm.arena(this.what);
       this._textureAt = new Map();
@@ -308,11 +305,11 @@ class Scene {
         for (const img of [...part.textures, ...part.shaders.flatMap((s) => (s ? Object.values(s.images) : []))]) {
           if (!img || this._textureAt.has(img)) continue;
           const nearest = img.crisp || (img.width <= 16 && img.height <= 16);
-          const bytes = nearest ? 0 : e.iq_wasm_render_mipmap_bytes(img.width, img.height);
+          const bytes = nearest ? 0 : wasm.value('iq_wasm_render_mipmap_bytes', img.width, img.height);
           if (bytes > 0) {
             const chain = this._textureMem.alloc(bytes);
             const source = this._textureMem.bytes(img.data);
-            e.iq_wasm_render_mipmaps(source, img.width, img.height, chain);
+            wasm.call('iq_wasm_render_mipmaps', [source, img.width, img.height, chain], { message: `mipmaps of a ${img.width}x${img.height} image` });
             this._textureAt.set(img, { data: chain, nearest: 0, mipmapped: 1 });
           } else {
             this._textureAt.set(img, { data: this._textureMem.bytes(img.data), nearest: 1, mipmapped: 0 });
@@ -404,7 +401,7 @@ class Scene {
 /** The C's orbit camera for a spec record: { viewProjection, eye, light, ... }. */
 export function cameraOf(wasm, spec, what = 'camera') {
   return wasm.withRecord('iq_render_camera_spec', spec, (specPtr) => wasm.withRecord('iq_render_camera', null, (out) => {
-    if (!wasm.exports.iq_wasm_render_camera(specPtr, out, wasm.errorPtr)) throw wasm.lastError(what);
+    wasm.call('iq_wasm_render_camera', [specPtr, out, wasm.errorPtr], { file: what });
     return wasm.read('iq_render_camera', out);
   }));
 }
