@@ -12,6 +12,8 @@
 #define IQR_DEFAULT_YAW (35.0 * IQR_DEG)
 #define IQR_DEFAULT_PITCH (12.0 * IQR_DEG)
 #define IQR_FRAMING_LIMIT 1e7 /* framing.js's LIMIT: a wider box is absurd */
+#define IQR_MARGIN 0.08 /* camera.js's MARGIN: of the half-height (and half-width) left free round the box */
+#define IQR_FIT_YAWS 16 /* camera.js's FIT_YAWS: directions round Z the box is framed from */
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static void cross3(const double *a, const double *b, double *out) {
@@ -70,11 +72,30 @@ static int camera_compute(const iq_render_camera_spec *spec, iq_render_camera *o
     double target[3];
     for (int k = 0; k < 3; k++) target[k] = isnan(spec->target[k]) ? center[k] : spec->target[k];
 
-    /* applyOrbit(): theta around Z from +X, phi from the +Z pole; the auto distance frames the
-     * sphere a little tighter than it needs (the box's sphere is loose). */
+    /* applyOrbit(): theta around Z from +X, phi from the +Z pole. The auto distance
+     * (autoDistance()) is the nearest at which every corner of the box is inside the view with
+     * IQR_MARGIN to spare, vertically and across (the aspect), seen at this pitch from
+     * IQR_FIT_YAWS directions round Z and from this yaw, so the model stays whole as it turns. */
     double yaw = isnan(spec->theta) ? IQR_DEFAULT_YAW : spec->theta;
     double pitch = isnan(spec->phi) ? IQR_DEFAULT_PITCH : IQR_PI / 2 - spec->phi;
-    double auto_distance = (fit_radius / sin(fov / 2)) * 0.9;
+    double auto_distance = 1e-3;
+    {
+        double tan_v = tan(fov / 2) * (1 - IQR_MARGIN), tan_h = tan_v * aspect;
+        double cpitch = cos(pitch), spitch = sin(pitch);
+        for (int i = 0; i <= IQR_FIT_YAWS; i++) {
+            double a = i == IQR_FIT_YAWS ? yaw : (i * 2 * IQR_PI) / IQR_FIT_YAWS;
+            double to_eye[3] = {cpitch * cos(a), cpitch * sin(a), spitch};
+            double right[2] = {-sin(a), cos(a)};
+            double upv[3] = {-spitch * cos(a), -spitch * sin(a), cpitch};
+            for (int c = 0; c < 8; c++) {
+                double q[3];
+                for (int k = 0; k < 3; k++) q[k] = ((c >> k) & 1 ? (double)max[k] : (double)min[k]) - target[k];
+                double depth = dot3(q, to_eye), x = q[0] * right[0] + q[1] * right[1], y = dot3(q, upv);
+                if (depth + fabs(y) / tan_v > auto_distance) auto_distance = depth + fabs(y) / tan_v;
+                if (depth + fabs(x) / tan_h > auto_distance) auto_distance = depth + fabs(x) / tan_h;
+            }
+        }
+    }
     double distance = spec->radius_mode == 0 ? auto_distance
                     : spec->radius_mode == 1 ? auto_distance * spec->radius : spec->radius;
 

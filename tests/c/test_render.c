@@ -381,7 +381,18 @@ static void test_camera(void) {
     iq_render_camera_spec spec = {{-1, -1, -1}, {1, 1, 1}, 0, (float)(M_PI / 2), 0, 0, {NAN, NAN, NAN}, (float)(M_PI / 6), 1};
     iq_render_camera cam;
     CHECK(iq_render_camera_compute(&spec, &cam, NULL) == IQ_ERROR_NONE, "camera");
-    double d = sqrt(3.0) / sin(M_PI / 12) * 0.9;
+    /* camera.js's autoDistance() for the cube seen level (pitch 0) at 30 degrees, aspect 1: the
+     * nearest distance with every corner 8% inside the view's edges, from 16 yaws round Z. Level,
+     * a corner's height is +-1 and its depth and sideways offset are its x, y turned by the yaw. */
+    double d = 0, t = tan(M_PI / 12) * 0.92;
+    for (int i = 0; i < 16; i++) {
+        double a = i * M_PI / 8;
+        for (int c = 0; c < 4; c++) {
+            double qx = c & 1 ? 1 : -1, qy = c & 2 ? 1 : -1;
+            double depth = qx * cos(a) + qy * sin(a), side = fabs(-qx * sin(a) + qy * cos(a));
+            d = fmax(d, fmax(depth + 1 / t, depth + side / t));
+        }
+    }
     CHECK(fabs(cam.eye[0] - d) < 1e-4 && fabs(cam.eye[1]) < 1e-5 && fabs(cam.eye[2]) < 1e-4, "eye %g %g %g, expected %g 0 0",
           cam.eye[0], cam.eye[1], cam.eye[2], d);
     CHECK(fabs(cam.forward[0] + 1) < 1e-6, "looking down -X");
@@ -452,7 +463,7 @@ static void test_allocations(void) {
         make_quad(&q, -1, -1, 1, 1, 0, 0);
         iq_render_surface s = surface_of(&q);
         iq_render_view view = flat_view();
-        int drew = t ? iq_render_draw(t, &view, &s, &e) : 0;
+        int drew = t ? iq_render_draw(t, &view, &s, &e) == IQ_ERROR_NONE : 0;
         CHECK(t ? (drew || e.code == IQ_ERROR_OUT_OF_MEMORY) : e.code == IQ_ERROR_OUT_OF_MEMORY, "allocation %llu",
               (unsigned long long)n);
         iq_render_target_free(t);

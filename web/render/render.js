@@ -17,7 +17,8 @@ import { parseLightDirection, DEFAULT_LIGHT, placeholderImage } from '../viewer/
 import { PLAYER_DEFAULT_ANIMATIONS } from '../viewer/playback.js';
 import { shaderEnv, evaluateStage, stageColors, stageTexcoords, deformVertices } from '../quake3/shaders.js';
 import { decodeImage } from './images.js';
-import { fileReader, textureCandidates } from '../core/gltf.js';
+import { fileReader } from '../core/gltf.js';
+import { meshTextureName, textureCandidates } from '../core/paths.js';
 
 /** The element's background when none is given. */
 export const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
@@ -180,12 +181,12 @@ class Scene {
     const readFile = fileReader(files);
     for (const part of c.parts) {
       part.shaders = part.model.meshes.map(() => null);
-      part.textures = await Promise.all(part.model.meshes.map(async (mesh) => {
-        const name = mesh.shaders?.[0] ?? mesh.material;
+      part.textures = await Promise.all(part.model.meshes.map(async (mesh, i) => {
+        const name = this.options.textures?.[i] ?? meshTextureName(mesh); // writeGLB's and the viewer's rule; options.textures as writeGLB takes them
         if (!name || !mesh.triangleCount) return null;
         if (!decoded.has(name)) {
           decoded.set(name, (async () => {
-            for (const path of readFile ? textureCandidates(name) : []) {
+            for (const path of readFile ? textureCandidates(name, { loose: true }) : []) {
               const bytes = await readFile(path);
               if (!bytes) continue;
               try { return { img: await decodeImage(this.iq, bytes, path), missing: false }; } catch { return { img: PLACEHOLDER, missing: false }; }
