@@ -1,11 +1,10 @@
 // The one place interquake/three decides which file a model's texture name means. It asks the
-// element's own lookup (web/viewer/assets.js: the name, then the other image extensions, beside
-// the model and from the game's root; a Quake 3 player's textures are resolved by loadPlayer with
-// web/quake3/resolve.js's candidates), so a loader finds exactly the files the element finds.
-// When the texture-candidate rule moves to web/core/paths.js, only this module changes.
+// element's own lookup (web/viewer/assets.js's FileSet, over web/core/paths.js's textureCandidates,
+// the rule the element, writeGLB and the CLI share; a Quake 3 player's textures are resolved by
+// loadPlayer with the same candidates), so a loader finds exactly the files the element finds.
 
 import { FileSet } from '../viewer/assets.js';
-import { textureCandidates } from '../quake3/resolve.js';
+import { textureCandidates } from '../core/paths.js';
 
 /**
  * A texture source for a model at `url` (its companions are fetched beside it, and game paths
@@ -23,7 +22,7 @@ export function textureFinder({ url = null, files = null, fetchBytes = null } = 
  * A player's files fetched from its folder URL (a web server lists no folders): the parts at
  * options.lod and LOD 0, animation.cfg, the .skin files of options.skin, 'default', 'red' and 'blue', and every
  * texture those skins and the parts' shader names point at, at Quake 3's candidate paths
- * (web/quake3/resolve.js) under the game's root (the URL before models/). Resolves to a Map of
+ * (web/core/paths.js) under the game's root (the URL before models/). Resolves to a Map of
  * game path -> bytes for iq.loadPlayer.
  */
 export async function playerFolderFiles(iq, folderUrl, fetchBytes, options = {}) {
