@@ -22,7 +22,7 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 /** Every link target of a Markdown text: inline [text](target), reference definitions, HTML href/src. */
 export function linkTargets(markdown) {
-  const text = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, ''); // code is not a link
+  const text = markdown.replace(/```[\s\S]*?```/g, '').replace(/`(?:[^`\n]|\n(?!\s*\n))*`/g, ''); // code (a span may wrap a line) is not a link
   const out = [];
   for (const m of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push(m[1]);
   for (const m of text.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)) out.push(m[1]);
