@@ -12,9 +12,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# Every src/iq_*.c is part of the library; src/iq_wasm*.c (the exports, the tables JS reads) go into the WASM only.
-mapfile -t SOURCES < <(ls src/iq_*.c | grep -v '/iq_wasm[^/]*\.c$')
-mapfile -t WASM_ONLY < <(ls src/iq_wasm*.c)
+# Every src/**/iq_*.c is part of the library, found in its layer folder (CONTRIBUTING.md, "Layout");
+# src/wasm/ (the exports, the tables JS reads) goes into the WASM only. Objects are named by basename,
+# so basenames are unique (tests/js/core/layers.test.mjs checks).
+mapfile -t SOURCES < <(find src -name 'iq_*.c' ! -path 'src/wasm/*' | LC_ALL=C sort)
+mapfile -t WASM_ONLY < <(find src/wasm -name 'iq_*.c' | LC_ALL=C sort)
+mapfile -t HEADERS < <(find src -name '*.h' | LC_ALL=C sort)
 WASM_SOURCES=("${SOURCES[@]}" "${WASM_ONLY[@]}")
 CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc)
 # Debian's emcc runs its JS optimizer with the system node, which only finds acorn here.
@@ -82,7 +85,7 @@ stale() { # stale TARGET SOURCES...: true when TARGET is missing or older than a
 # it (Safari before 16.4); init() picks one.
 WASM_OBJ=build/wasm
 # What runs every frame in the viewer (posing, skinning, morphs, tags, the clocks): -O2 everywhere.
-FRAME_SOURCES=(src/iq_anim.c src/iq_anim_skin.c src/iq_morph.c src/iq_instance.c src/iq_tags.c src/iq_q3play.c)
+FRAME_SOURCES=(src/anim/iq_anim.c src/anim/iq_anim_skin.c src/anim/iq_morph.c src/anim/iq_instance.c src/anim/iq_tags.c src/anim/iq_q3play.c)
 WASM_LINK=(-sSTANDALONE_WASM=1 --no-entry -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2147483648
   -sMALLOC=emmalloc -sFILESYSTEM=0 -sTOTAL_STACK=1048576)
 
@@ -91,7 +94,7 @@ wasm_objects() { # wasm_objects DIR FLAGS... -- SOURCES...: compiles the sources
   local flags=() src
   while [ "$1" != -- ]; do flags+=("$1"); shift; done; shift
   mkdir -p "$dir"
-  if ! stale "$dir/.stamp" "$@" src/*.h build.sh; then return 0; fi
+  if ! stale "$dir/.stamp" "$@" "${HEADERS[@]}" build.sh; then return 0; fi
   log "emcc -c ${flags[*]} (${#} files) -> $dir/"
   rm -f "$dir"/*.o
   local root=$PWD abs=()
@@ -124,7 +127,7 @@ build_wasm() {
     simd=(); [ $variant = simd ] && simd=(-msimd128)
     # The two object sets of a variant side by side (2 cores).
     wasm_objects "$WASM_OBJ/$variant" -O2 "${simd[@]}" -- "${WASM_SOURCES[@]}" & local pid=$!
-    wasm_objects "$WASM_OBJ/$variant-size" -Os "${simd[@]}" -- "${cold[@]}" src/iq_wasm.c src/iq_wasm_tables.c
+    wasm_objects "$WASM_OBJ/$variant-size" -Os "${simd[@]}" -- "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c
     wait "$pid"
   done
   local suffix
@@ -132,10 +135,10 @@ build_wasm() {
     suffix=; [ $variant = baseline ] && suffix=-baseline
     mapfile -t all < <(objects_of "$WASM_OBJ/$variant" "${WASM_SOURCES[@]}")
     link_wasm "web/interquake$suffix.wasm" "${all[@]}"
-    mapfile -t viewer < <(objects_of "$WASM_OBJ/$variant" "${FRAME_SOURCES[@]}"; objects_of "$WASM_OBJ/$variant-size" "${cold[@]}" src/iq_wasm.c src/iq_wasm_tables.c)
+    mapfile -t viewer < <(objects_of "$WASM_OBJ/$variant" "${FRAME_SOURCES[@]}"; objects_of "$WASM_OBJ/$variant-size" "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c)
     link_wasm "web/interquake-viewer$suffix.wasm" "${viewer[@]}"
   done
-  mapfile -t shaders < <(objects_of "$WASM_OBJ/baseline" "${SOURCES[@]}" src/iq_wasm_shader.c src/iq_wasm_tables.c)
+  mapfile -t shaders < <(objects_of "$WASM_OBJ/baseline" "${SOURCES[@]}" src/wasm/iq_wasm_shader.c src/wasm/iq_wasm_tables.c)
   link_wasm web/interquake-shaders.wasm "${shaders[@]}"
 }
 
@@ -179,19 +182,34 @@ build_embedded() {
 NATIVE_DIR=build/native
 SAN_FLAGS=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
+native_objects() { # native_objects DIR FLAGS...: the library's objects in DIR (named by basename), rebuilt when stale
+  local dir=$1; shift
+  mkdir -p "$dir"
+  if ! stale "$dir/.stamp" "${SOURCES[@]}" "${HEADERS[@]}" build.sh; then return 0; fi
+  log "cc -c $* (${#SOURCES[@]} files) -> $dir/"
+  rm -f "$dir"/*.o
+  local root=$PWD abs=() src
+  for src in "${SOURCES[@]}"; do abs+=("$root/$src"); done
+  (cd "$dir" && cc -c "${CFLAGS_COMMON[@]}" -I"$root/src" "$@" "${abs[@]}")
+  touch "$dir/.stamp"
+}
+
 build_native() {
   mkdir -p "$NATIVE_DIR"
-  local deps=("${SOURCES[@]}" src/*.h tests/c/*.c tests/c/*.h build.sh)
+  # The library once (IQI_TEST_ALLOC: allocations counted and failable, base/iq_internal.h, for
+  # the allocation sweeps), then each test linked against it.
+  native_objects "$NATIVE_DIR/obj" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC
+  mapfile -t objs < <(objects_of "$NATIVE_DIR/obj" "${SOURCES[@]}")
   local t
   for t in tests/c/test_*.c; do
     local bin="$NATIVE_DIR/$(basename "$t" .c)"
-    if stale "$bin" "${deps[@]}"; then
+    if stale "$bin" "$NATIVE_DIR/obj/.stamp" tests/c/*.h "$t" build.sh; then
       log "cc $t (ASan+UBSan)"
-      # IQI_TEST_ALLOC: allocations counted and failable (iq_internal.h), for the allocation sweeps
-      cc "${CFLAGS_COMMON[@]}" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC "$t" "${SOURCES[@]}" -lm -o "$bin"
+      cc "${CFLAGS_COMMON[@]}" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC "$t" "${objs[@]}" -lm -o "$bin"
     fi
   done
   # Uninstrumented optimised build of the same C for the benchmark.
+  local deps=("${SOURCES[@]}" "${HEADERS[@]}" tests/c/*.c tests/c/*.h build.sh)
   if [ -f tests/c/bench_native.c ] && stale "$NATIVE_DIR/bench_native" "${deps[@]}"; then
     cc "${CFLAGS_COMMON[@]}" -O2 -DNDEBUG tests/c/bench_native.c "${SOURCES[@]}" -lm -o "$NATIVE_DIR/bench_native"
   fi
@@ -202,7 +220,7 @@ build_fuzz() {
   local f
   for f in tests/c/fuzz_*.c; do
     local bin="$NATIVE_DIR/$(basename "$f" .c)"
-    if stale "$bin" "${SOURCES[@]}" src/*.h "$f" build.sh; then
+    if stale "$bin" "${SOURCES[@]}" "${HEADERS[@]}" "$f" build.sh; then
       log "clang $f (libFuzzer+ASan+UBSan)"
       clang "${CFLAGS_COMMON[@]}" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
         "$f" "${SOURCES[@]}" -lm -o "$bin"

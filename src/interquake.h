@@ -15,7 +15,7 @@
  * every number the API computes from an accepted model (evaluated vertices,
  * poses, joint, skin and tag matrices, bounds) is finite too: values beyond
  * iq_limits.max_magnitude are refused at load, and so is a skeleton whose
- * composed transforms could pass IQ_MAX_REACH (src/iq_numbers.c).
+ * composed transforms could pass IQ_MAX_REACH (src/base/iq_numbers.c).
  *
  * Conventions (see README): Z up, clockwise front faces, UV origin top-left,
  * row-vector transform order output = (input*scale)*rotation + translation,
@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "iq_errors.h"
+#include "base/iq_errors.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,7 +11,7 @@ declare global {
 }
 
 /** Stable error codes; see README "Errors". */
-// BEGIN ErrorCode: generated from src/iq_errors.h by tools/gen-types.mjs (a test checks it)
+// BEGIN ErrorCode: generated from src/base/iq_errors.h by tools/gen-types.mjs (a test checks it)
 export type ErrorCode =
   | 'invalid_argument' | 'out_of_memory' | 'limit' | 'unknown_format' | 'bad_magic' | 'bad_version'
   | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'

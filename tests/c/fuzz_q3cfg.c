@@ -3,7 +3,7 @@
  * warning is a terminated string.
  *   ./build.sh fuzz 600 */
 // seeds: tests/fixtures/q3 ../shared/corpus/iqe/unvanquished/weapons/level1
-#include "iq_quake3.h"
+#include "quake3/iq_quake3.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * has a code and a line.
  *   ./build.sh fuzz 600 */
 // seeds: tests/fixtures/shaders
-#include "iq_shader.h"
+#include "quake3/iq_shader.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * with a terminated, lower-case, non-empty name and a terminated shader.
  *   ./build.sh fuzz 600 */
 // seeds: tests/fixtures/q3
-#include "iq_quake3.h"
+#include "quake3/iq_quake3.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * Seed archives are written into build/fuzz-corpus/fuzz_zip by test_q3.
  *   ./build.sh fuzz 600 */
 // seeds: tests/fixtures/q3
-#include "iq_quake3.h"
+#include "quake3/iq_quake3.h"
 #include <stdlib.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

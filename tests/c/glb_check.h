@@ -1,12 +1,12 @@
 /* Test-side GLB reading: a strict JSON parser into a flat node table, and
  * iqt_glb_wellformed, the cheap container check the fuzzers run on every GLB
- * they write. A reader separate from src/iq_gltf.c, so the two cannot share a bug. */
+ * they write. A reader separate from src/write/iq_gltf.c, so the two cannot share a bug. */
 #ifndef IQT_GLB_CHECK_H
 #define IQT_GLB_CHECK_H
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iq_gltf.h"
+#include "write/iq_gltf.h"
 
 /* -- A strict JSON parser into a flat node table */
 typedef enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jtype;

@@ -74,7 +74,7 @@ static inline void iqt_patch_sweep(const char *path, size_t from, size_t to, iqt
 #ifndef IQI_TEST_ALLOC
 #error "the sweeps need the library built with -DIQI_TEST_ALLOC (build.sh native does)"
 #endif
-#include "iq_internal.h"
+#include "base/iq_internal.h"
 
 /* Allocations tried one by one: up to this many, then evenly sampled (the
  * first and last ones always). */

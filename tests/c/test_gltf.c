@@ -9,7 +9,7 @@
 #include "check_model.h"
 #include "load_helpers.h"
 #include "interquake.h"
-#include "iq_gltf.h"
+#include "write/iq_gltf.h"
 #include "glb_check.h"
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * worked out by hand from the rules (the zip reader: test_zip.c). Run from the
  * repository root. */
 #include "check.h"
-#include "iq_quake3.h"
+#include "quake3/iq_quake3.h"
 #include <math.h>
 #include <string.h>
 

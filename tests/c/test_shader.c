@@ -4,7 +4,7 @@
  * per-frame formula against values worked out by hand (the derivation is in
  * the comment above each check). Run from the project root. */
 #include "check.h"
-#include "iq_shader.h"
+#include "quake3/iq_shader.h"
 #include <math.h>
 #include <string.h>
 

@@ -1,10 +1,10 @@
-/* Native tests of the zip (.pk3) central directory reader (src/iq_zip.c) under
+/* Native tests of the zip (.pk3) central directory reader (src/quake3/iq_zip.c) under
  * ASan/UBSan: a stored archive written here from APPNOTE, every prefix and
  * every byte patched, each refusal with its code and offset, the three steps
  * the JS API calls. Also writes seed archives for fuzz_zip. Run from the
  * repository root. */
 #include "check.h"
-#include "iq_quake3.h"
+#include "quake3/iq_quake3.h"
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>

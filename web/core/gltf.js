@@ -1,5 +1,5 @@
 // glTF 2.0 export (docs/GLTF.md): a model, or a scene of parts hanging from tags (a Quake 3
-// player, built by web/quake3/gltf.js), as one GLB. The C writes the GLB (src/iq_gltf.c through
+// player, built by web/quake3/gltf.js), as one GLB. The C writes the GLB (src/write/iq_gltf.c through
 // iq_wasm_write_glb); this module builds the scene records, embeds textures (TGA decoded by the
 // C and re-encoded as PNG here, PNG and JPEG passed through) and adds to `extras` what glTF has
 // no field for. A texture that cannot be found or read is a warning, never a failure.

@@ -1,10 +1,10 @@
 // The one module that touches the WebAssembly instance: it loads it, owns the
 // heap helpers (bytes in, call, free; strings; records), and learns from the C
 // at init every record layout, enum value, error name and constant
-// (iq_wasm_layout / iq_wasm_constants in src/iq_wasm_tables.c), so no other JS file
+// (iq_wasm_layout / iq_wasm_constants in src/wasm/iq_wasm_tables.c), so no other JS file
 // knows an offset or a number that C defines.
 
-/** Every failure is one of these: `code` is stable (the C list, src/iq_errors.h), `message` says what and where. */
+/** Every failure is one of these: `code` is stable (the C list, src/base/iq_errors.h), `message` says what and where. */
 export class InterquakeError extends Error {
   constructor(code, message, { offset = -1, line = 0, column = 0, file } = {}) {
     super(message);
@@ -56,7 +56,7 @@ export function textBytes(input, what) {
   return typeof input === 'string' ? utf8Encoder.encode(input) : toBytes(input, what);
 }
 
-// Type codes of the layout table (the enum at the top of src/iq_wasm_tables.c): the table names them in C,
+// Type codes of the layout table (the enum at the top of src/wasm/iq_wasm_tables.c): the table names them in C,
 // and these are only how each is read.
 const READERS = {
   1: (dv, at) => dv.getUint8(at),

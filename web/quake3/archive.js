@@ -1,5 +1,5 @@
 // .pk3 / .zip archives: the central directory is read and checked by the C core
-// (src/iq_zip.c: bounds, overlaps, ZIP64/multi-disk refusal, zip-bomb limits); entries
+// (src/quake3/iq_zip.c: bounds, overlaps, ZIP64/multi-disk refusal, zip-bomb limits); entries
 // are inflated here with fflate (loaded on first need, so stored-only archives and
 // pages that never open an archive do not pay for it) and checked against their
 // CRC-32. Paths match case-insensitively with '\' read as '/', as Quake 3 does.

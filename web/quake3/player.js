@@ -1,6 +1,6 @@
 // Quake 3 players: lower/upper/head MD3s assembled through their tags, animation.cfg,
 // .skin files and the Quake 3 texture lookup. The text files are parsed by the C core
-// (src/iq_q3text.c); this module puts the pieces together and steps frames the way
+// (src/quake3/iq_q3text.c); this module puts the pieces together and steps frames the way
 // cgame's CG_RunLerpFrame does (docs/formats.md section 2).
 
 import { InterquakeError, textBytes } from '../core/wasm.js';
@@ -111,7 +111,7 @@ function checkPartMagic(path, bytes) {
 
 const identity = () => IDENTITY.slice(); // a fresh matrix the caller may keep
 
-// -- The Quake 3 clock: the C answers (src/iq_q3play.c, cgame's CG_RunLerpFrame)
+// -- The Quake 3 clock: the C answers (src/anim/iq_q3play.c, cgame's CG_RunLerpFrame)
 
 /**
  * The frames a part shows `time` seconds after `anim` (an animation.cfg entry) started, clamped

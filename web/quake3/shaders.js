@@ -1,5 +1,5 @@
-// Quake 3 shader scripts, parsed by the C core (src/iq_shader*.c) and evaluated by it each frame
-// (src/iq_shader_eval.c). This module only copies the C's records (read by layout) into plain
+// Quake 3 shader scripts, parsed by the C core (src/quake3/iq_shader*.c) and evaluated by it each frame
+// (src/quake3/iq_shader_eval.c). This module only copies the C's records (read by layout) into plain
 // objects with enum names, finds shaders the way Quake 3 does across several scripts, and passes
 // records back for the per-frame maths. docs/SHADERS.md describes the subset.
 

@@ -1,4 +1,4 @@
-// Quake 3's text companion files, parsed by the C core (src/iq_q3text.c): animation.cfg and
+// Quake 3's text companion files, parsed by the C core (src/quake3/iq_q3text.c): animation.cfg and
 // .skin. This module only copies the C's results (read by layout) into plain objects.
 
 import { textBytes } from '../core/wasm.js';

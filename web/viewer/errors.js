@@ -9,7 +9,7 @@ export class ViewerError extends Error {
   }
 }
 
-// Every error the element reports carries a code from the one list (src/iq_errors.h): the
+// Every error the element reports carries a code from the one list (src/base/iq_errors.h): the
 // library's own, or 'internal' for what should not happen (its message says what did).
 export const asError = (err) => (err && typeof err.code === 'string' ? err
   : new ViewerError('internal', String(err?.message || err)));

@@ -2,7 +2,7 @@
 // with its image, blend, alpha test, depth and cull state, its colour and texture matrices as the
 // C computes them per frame (evaluateStage), and the per-vertex forms (vertex colours,
 // lightingDiffuse, lightingSpecular, tcGen environment and vector, tcMod turb) in the vertex
-// shader with the C's formulas (src/iq_shader_eval.c). Surfaces with deformVertexes are posed on
+// shader with the C's formulas (src/quake3/iq_shader_eval.c). Surfaces with deformVertexes are posed on
 // the CPU by the library (morph or skin), deformed by the C (wave, normal, bulge, move) and
 // uploaded each frame; autosprite and autosprite2 quads turn toward the view in the vertex shader
 // (tr_shade_calc.c's AutospriteDeform, Autosprite2Deform). Fetched only for models with script blocks

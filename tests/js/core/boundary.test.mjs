@@ -39,7 +39,7 @@ test('every error code the JS raises is in the C list', () => {
   assert.ok(raised.size > 10, 'the scan found the raise sites');
   for (const entry of raised) {
     const [code, path] = entry.split('\t');
-    assert.ok(iq.errorCodes.includes(code), `${path} raises '${code}', which src/iq_errors.h does not list`);
+    assert.ok(iq.errorCodes.includes(code), `${path} raises '${code}', which src/base/iq_errors.h does not list`);
   }
 });
 

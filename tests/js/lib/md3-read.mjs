@@ -69,7 +69,7 @@ export function readMD3(bytes) {
   return { header: h, frames, tags, surfaces };
 }
 
-// -- Tag math in doubles (independent of src/iq_tags.c)
+// -- Tag math in doubles (independent of src/anim/iq_tags.c)
 
 const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const scale = (a, s) => a.map((x) => x * s);

@@ -1,5 +1,5 @@
 // Builds TGA files for tests, from the Truevision TGA 2.0 layout, written
-// separately from src/iq_tga.c: every image type, depth, origin and RLE,
+// separately from src/formats/iq_tga.c: every image type, depth, origin and RLE,
 // with an optional image-ID field and colour map.
 
 /**

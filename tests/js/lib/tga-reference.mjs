@@ -1,4 +1,4 @@
-// A reference TGA decoder for tests, written separately from src/iq_tga.c and
+// A reference TGA decoder for tests, written separately from src/formats/iq_tga.c and
 // in another shape: it first expands RLE into the plain pixel stream, then
 // converts whole rows, so the two decoders share no structure. Trusts its
 // input (test files only). Returns RGBA, top row first.

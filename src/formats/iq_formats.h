@@ -1,0 +1,14 @@
+/* The readers' entries, one per model format: each fills ctx->model from
+ * ctx->data or fails (returns 0 with ctx->error set). load/iq_load.c detects
+ * the format, calls the reader and finishes the model; a reader only reads.
+ * A new format adds its entry here and its case in iq_load_memory. */
+#ifndef IQ_FORMATS_H
+#define IQ_FORMATS_H
+
+#include "base/iq_internal.h"
+
+int iqi_parse_iqm(iqi_ctx *ctx); /* formats/iq_iqm.c */
+int iqi_parse_iqe(iqi_ctx *ctx); /* formats/iqe/iq_iqe.c */
+int iqi_parse_md3(iqi_ctx *ctx); /* formats/iq_md3.c */
+
+#endif
