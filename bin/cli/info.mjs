@@ -159,6 +159,7 @@ function modelText(s, full) {
   out.push(`meshes (${s.meshes.length})`);
   const rows = s.meshes.map((m) => [m.name || '(unnamed)', plural(m.vertexCount, 'vertex', 'vertices'), plural(m.triangleCount, 'triangle'),
     s.format === 'md3' ? (m.shaders.length > 1 ? `shaders: ${m.shaders.join(', ')}` : `shader: ${m.shaders[0] || '(none)'}`)
+      : s.format === 'md2' || s.format === 'mdl' ? `skins: ${m.shaders.join(', ') || '(none)'}`
       : `material: ${m.material || '(none)'}`]);
   out.push(...table(rows));
   if (s.joints.length) {

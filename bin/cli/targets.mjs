@@ -4,7 +4,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from './errors.mjs';
 
-export const MODEL_EXT = /\.(iqm|iqe|md3)$/i;
+export const MODEL_EXT = /\.(iqm|iqe|md3|md2|mdl)$/i;
 export const ARCHIVE_EXT = /\.(pk3|zip)$/i;
 const PART_FILE = /^(lower|upper|head)\.(md3|iqm)$/i;
 
@@ -146,10 +146,21 @@ export async function openTarget(iq, target, options = {}) {
     // textures of a model inside an archive: by game path, or beside the model
     const dir = inner.includes('/') ? inner.slice(0, inner.lastIndexOf('/') + 1) : '';
     const textures = (path) => (archive.has(path) ? archive.read(path) : archive.has(dir + path) ? archive.read(dir + path) : null);
-    return { kind: 'model', path: name, bytes: entryBytes.length, model: iq.load(entryBytes, { name, format: options.format }), textures };
+    const framegroups = archive.has(`${inner}.framegroups`) ? archive.read(`${inner}.framegroups`) : undefined;
+    return { kind: 'model', path: name, bytes: entryBytes.length, model: iq.load(entryBytes, { name, format: options.format, framegroups }), textures };
   }
   if (options.pk3?.length) throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
-  return { kind: 'model', path, bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format }), textures: diskTextures(path) };
+  const framegroups = await framegroupsBeside(path);
+  return { kind: 'model', path, bytes: bytes.length, model: iq.load(bytes, { name: path, format: options.format, framegroups }), textures: diskTextures(path) };
+}
+
+/** DarkPlaces' `<model>.framegroups` beside a model on disk (it names the model's animations), or undefined. */
+export async function framegroupsBeside(modelPath) {
+  try {
+    return await readFile(`${modelPath}.framegroups`);
+  } catch {
+    return undefined;
+  }
 }
 
 // Textures of a model on disk: the path as the model names it from the model's folder, from the

@@ -3,7 +3,7 @@
  * order. The vectors are the vertices of an icosahedron whose edges are cut
  * in four, projected onto the unit sphere (tests/js/core/md2.test.mjs builds
  * that sphere on its own and matches every entry to it). */
-#include "iq_vertex_formats.h"
+#include "formats/iq_vertex_formats.h"
 
 const float iqi_anorms[IQI_ANORM_COUNT][3] = {
     {-0.525731f, 0.000000f, 0.850651f}, {-0.442863f, 0.238856f, 0.864188f}, {-0.295242f, 0.000000f, 0.955423f},  /* 0 */

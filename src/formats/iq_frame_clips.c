@@ -9,11 +9,12 @@
  * Work is linear in the frame count: runs are found in one pass, and the
  * runs that share a stem are counted through a hash table, so a file with a
  * million frames costs a million steps, not a million squared. */
-#include "iq_vertex_formats.h"
+#include "formats/iq_vertex_formats.h"
 #include <stdio.h>
 
 typedef struct clip_run {
     uint32_t first, count;
+    float framerate;
     const char *stem;      /* the first frame's name */
     uint32_t stem_length;  /* its length without the trailing digits */
     uint32_t digits;       /* how many trailing digits it has */
@@ -39,7 +40,7 @@ static uint32_t hash_stem(const char *s, uint32_t n) {
     return h;
 }
 
-int iqi_clips_from_frame_names(iqi_ctx *ctx, float framerate) {
+int iqi_clips_from_frame_names(iqi_ctx *ctx, float framerate, const uint8_t *group_part, const float *group_rate) {
     iq_model *m = ctx->model;
     uint32_t frames = m->frame_count;
     if (!frames) return 1;
@@ -52,12 +53,13 @@ int iqi_clips_from_frame_names(iqi_ctx *ctx, float framerate) {
         uint32_t digits;
         uint64_t number;
         uint32_t stem = split_name(name, &digits, &number);
-        int joins = f > 0 && stem == prev_stem && memcmp(name, runs[count - 1].stem, stem) == 0 &&
-                    (digits > 0) == (prev_digits > 0) && (!digits || number == prev_number + 1);
+        uint8_t part = group_part ? group_part[f] : 0, prev_part = group_part && f ? group_part[f - 1] : 0;
+        int joins = part == 2 || (f > 0 && part == 0 && prev_part == 0 && stem == prev_stem && memcmp(name, runs[count - 1].stem, stem) == 0 &&
+                    (digits > 0) == (prev_digits > 0) && (!digits || number == prev_number + 1));
         if (joins) {
             runs[count - 1].count++;
         } else {
-            runs[count] = (clip_run){f, 1, name, stem, digits, 0, 0, count};
+            runs[count] = (clip_run){f, 1, part == 1 ? group_rate[f] : framerate, name, stem, digits, 0, 0, count};
             count++;
         }
         prev_stem = stem;
@@ -100,7 +102,7 @@ int iqi_clips_from_frame_names(iqi_ctx *ctx, float framerate) {
             snprintf(end, 12, "_%u", run->ordinal + 1);
         else if (run->stem_length == 0) /* a name of digits only */
             memcpy(end, "frames", 7);
-        m->animations[r] = (iq_animation){name, run->first, run->count, framerate, IQ_ANIMATION_LOOP};
+        m->animations[r] = (iq_animation){name, run->first, run->count, run->framerate, IQ_ANIMATION_LOOP};
     }
     m->animation_count = count;
     return 1;

@@ -16,8 +16,9 @@
  * agree with that winding; the rest are mixed).
  *
  * The GL command list is a second copy of the triangles for Quake 2's
- * renderer (strips and fans with float texture coordinates): never read. */
-#include "iq_vertex_formats.h"
+ * renderer (strips and fans with float texture coordinates): not decoded,
+ * but it must lie inside the file, as Quake 2's renderer reads it. */
+#include "formats/iq_vertex_formats.h"
 
 #define MD2_HEADER_SIZE 68
 #define MD2_SKIN_SIZE 64
@@ -48,7 +49,7 @@ typedef struct md2_parser {
     const uint8_t *d;
     size_t size;
     int32_t skin_width, skin_height;
-    uint32_t frame_size, skins, xyz, st, tris, frames;
+    uint32_t frame_size, skins, xyz, st, tris, glcmds, frames;
     uint64_t skins_at, st_at, tris_at, frames_at;
     uint32_t *corner_vertex; /* per triangle corner, the model vertex */
     uint32_t *vertex_xyz, *vertex_st; /* per model vertex, its position and texture coordinate index */
@@ -89,6 +90,7 @@ static const char *copy_name(md2_parser *p, const uint8_t *field, size_t field_s
 
 static int read_header(md2_parser *p) {
     iqi_ctx *ctx = p->ctx;
+    uint64_t glcmds_at;
     if (ctx->size < MD2_HEADER_SIZE)
         return iqi_fail(ctx, IQ_ERROR_TRUNCATED, 0, "the MD2 header needs 68 bytes, the file has %zu", ctx->size);
     if (memcmp(ctx->data, "IDP2", 4) != 0) return iqi_fail(ctx, IQ_ERROR_BAD_MAGIC, 0, "the ident is not \"IDP2\"");
@@ -104,6 +106,7 @@ static int read_header(md2_parser *p) {
         !read_count(p, H_NUM_XYZ, "the vertex count", &p->xyz) ||
         !read_count(p, H_NUM_ST, "the texture coordinate count", &p->st) ||
         !read_count(p, H_NUM_TRIS, "the triangle count", &p->tris) ||
+        !read_count(p, H_NUM_GLCMDS, "the GL command count", &p->glcmds) ||
         !read_count(p, H_NUM_FRAMES, "the frame count", &p->frames))
         return 0;
     /* Quake 2 refuses a model without frames: there is no geometry to show. */
@@ -126,7 +129,8 @@ static int read_header(md2_parser *p) {
     if (!check_range(p, H_OFS_SKINS, "skins", p->skins, MD2_SKIN_SIZE, &p->skins_at) ||
         !check_range(p, H_OFS_ST, "texture coordinates", p->st, MD2_ST_SIZE, &p->st_at) ||
         !check_range(p, H_OFS_TRIS, "triangles", p->tris, MD2_TRIANGLE_SIZE, &p->tris_at) ||
-        !check_range(p, H_OFS_FRAMES, "frames", p->frames, p->frame_size, &p->frames_at))
+        !check_range(p, H_OFS_FRAMES, "frames", p->frames, p->frame_size, &p->frames_at) ||
+        !check_range(p, H_OFS_GLCMDS, "GL commands", p->glcmds, 4, &glcmds_at))
         return 0;
     int32_t ofs_end = iqi_i32(p->d + H_OFS_END);
     if (ofs_end < MD2_HEADER_SIZE)
@@ -287,7 +291,7 @@ int iqi_parse_md2(iqi_ctx *ctx) {
     memset(&p, 0, sizeof p);
     p.ctx = ctx;
     if (!(read_header(&p) && read_triangles(&p) && read_skins_and_mesh(&p) && read_frames(&p) &&
-          iqi_clips_from_frame_names(ctx, MD2_FRAMERATE)))
+          iqi_clips_from_frame_names(ctx, MD2_FRAMERATE, NULL, NULL)))
         return 0;
     if (p.unterminated_names)
         iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u name(s) fill their field with no NUL byte; read to the field's end",

@@ -8,9 +8,16 @@ import { loadPlayer } from '../quake3/player.js';
 import { parseAnimationConfig, parseSkin } from '../quake3/text.js';
 
 export class Interquake {
-  /** wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when the core has no shader scripts. */
+  /**
+   * wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when
+   * the core has no shader scripts; options.readers: where the WASM with the readers this core
+   * leaves out is (the one-file element's: interquake-readers.wasm).
+   */
   constructor(wasm, options = {}) {
     this._wasm = wasm;
+    this._readerSource = options.readers ?? null;
+    this._readers = null; // a library over the readers' WASM, once loadReaders() has fetched it
+    this._readersLoading = null;
     // Shader scripts run in the core when it has them (interquake.wasm); the one-file element's
     // smaller core leaves them to interquake-shaders.wasm, instantiated by loadShaderSupport().
     this._shaders = wasm.has('iq_wasm_shader_parse') ? wasm : null;
@@ -24,19 +31,82 @@ export class Interquake {
     this.errorCodes = Object.freeze([...wasm.errorCodes].filter((c) => c !== 'none'));
   }
 
+  /** The formats load() reads now, by name (from the C: this build's readers, and the readers' WASM once loaded). */
+  get formats() {
+    const names = Object.keys(this._wasm.constants.format).filter((f) => f !== 'auto');
+    return names.filter((f) => this._reads(f) || this._readers?._reads(f));
+  }
+
+  _reads(format) { return this._wasm.exports.iq_wasm_format_readable(this._wasm.constants.format[format]) === 1; }
+
+  /** The format the file's magic bytes name ('md2', 'mdl', ...; 'unknown' for none), whether or not this build reads it. */
+  formatOf(bytes) {
+    const input = toBytes(bytes, 'formatOf()');
+    const wasm = this._wasm;
+    const index = wasm.withBytes(input.subarray(0, 64), (ptr, n) => wasm.exports.iq_wasm_detect_format(ptr, n));
+    return index ? wasm.names.format[index] : 'unknown';
+  }
+
   /**
-   * Loads an IQM, IQE or MD3 model from bytes. The format comes from the magic bytes;
-   * options.name is only used in error messages, options.format forces a parser.
+   * Makes every format readable: resolves at once with interquake.wasm, which reads them all; with
+   * the one-file element's smaller WASM, fetches and instantiates interquake-readers.wasm (once),
+   * and load() hands the formats its own build leaves out (MD2, MDL, MDC...) to it.
+   */
+  loadReaders() {
+    if (this._readers || !this._readerSource) return Promise.resolve();
+    this._readersLoading ??= instantiate(this._readerSource).then((wasm) => {
+      this._readers = new Interquake(wasm);
+    }).catch((err) => {
+      this._readersLoading = null; // a later call may retry
+      throw err;
+    });
+    return this._readersLoading;
+  }
+
+  /**
+   * true when load() reads the format now (format 'framegroups': takes options.framegroups); false
+   * when it needs loadReaders() first (or no build reads it).
+   */
+  readsFormat(format) {
+    const here = (lib) => Boolean(lib) && (format === 'framegroups' ? lib._wasm.has('iq_wasm_apply_framegroups') : lib._reads(format));
+    return here(this) || here(this._readers);
+  }
+
+  /**
+   * Loads a model (IQM, IQE, MD3, MD2, MDL...) from bytes. The format comes from the magic bytes;
+   * options.name is only used in error messages, options.format forces a parser, and
+   * options.framegroups (the text of a DarkPlaces `.framegroups` file, string or bytes) names its
+   * animations.
    */
   load(bytes, options = {}) {
-    const { name, format = 'auto' } = options;
+    const { name, format = 'auto', framegroups } = options;
     const input = toBytes(bytes, 'load()', name);
     const wasm = this._wasm;
     const formatIndex = wasm.constants.format[format];
     if (formatIndex === undefined) throw new InterquakeError('invalid_argument', `unknown format '${format}'`, { file: name });
+    // The one-file element's WASM leaves some readers (and .framegroups) to interquake-readers.wasm.
+    const wanted = format === 'auto' ? this.formatOf(input) : format;
+    const missing = wanted !== 'unknown' && !this._reads(wanted) ? wanted.toUpperCase()
+      : framegroups != null && !wasm.has('iq_wasm_apply_framegroups') ? '.framegroups' : null;
+    if (missing && this._readerSource) {
+      if (this._readers) return this._readers.load(input, options);
+      throw new InterquakeError('unavailable', `${missing} is read by interquake-readers.wasm with this WASM build: await iq.loadReaders() first`, { file: name });
+    }
     const handle = wasm.withBytes(input, (ptr, n) => wasm.exports.iq_wasm_load(ptr, n, formatIndex, wasm.errorPtr), name);
     if (!handle) throw wasm.lastError(name);
-    return new Model(this, handle, name);
+    const model = new Model(this, handle, name);
+    if (framegroups != null) {
+      try {
+        const text = typeof framegroups === 'string' ? new TextEncoder().encode(framegroups) : toBytes(framegroups, 'load() framegroups', name);
+        const code = wasm.withBytes(text, (ptr, n) => wasm.exports.iq_wasm_apply_framegroups(handle, ptr, n, wasm.errorPtr), name);
+        if (code) throw wasm.lastError(name);
+        model._readRecords();
+      } catch (err) {
+        model.dispose();
+        throw err;
+      }
+    }
+    return model;
   }
 
   /**

@@ -61,7 +61,10 @@ export function checkUse(file, use, caps, size, compressedSize = null) {
   }
 }
 /** File extensions, lower case without the dot: the one list of each (the viewer reads these too). */
-export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3'];
+export const MODEL_EXTENSIONS = [
+  'iqm', 'iqe', 'md3',
+  'md2', 'mdl', // Quake 2, Quake 1 (in the one-file element: interquake-readers.wasm)
+];
 export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
 /** Images in the order Quake 3's texture lookup tries other extensions (then what OpenArena adds). */
 export const IMAGE_EXTENSIONS = ['tga', 'jpg', 'png', 'jpeg'];
