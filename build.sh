@@ -30,6 +30,7 @@ ON_DEMAND_SOURCES=(
   src/formats/iq_framegroups.c
   src/formats/iq_md2.c
   src/formats/iq_mdl.c
+  src/formats/iq_mdc.c
   src/formats/iq_quake_palette.c
 )
 CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc)

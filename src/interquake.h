@@ -54,6 +54,7 @@ typedef enum iq_format {
     IQ_FORMAT_AUTO = 0, IQ_FORMAT_IQM, IQ_FORMAT_IQE, IQ_FORMAT_MD3,
     IQ_FORMAT_MD2, /* Quake 2 */
     IQ_FORMAT_MDL, /* Quake 1 */
+    IQ_FORMAT_MDC, /* Return to Castle Wolfenstein, Enemy Territory */
     IQ_FORMAT_COUNT
 } iq_format;
 

@@ -3,7 +3,8 @@
 export type Format =
   | 'iqm' | 'iqe' | 'md3'
   | 'md2' // Quake 2
-  | 'mdl'; // Quake 1
+  | 'mdl' // Quake 1
+  | 'mdc'; // Return to Castle Wolfenstein, Enemy Territory
 
 // Symbol.dispose (the `using` declaration) for consumers whose lib predates it (before esnext /
 // es2025), declared as lib.esnext.disposable and @types/node declare it, so the declarations merge.

@@ -4,7 +4,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from './errors.mjs';
 
-export const MODEL_EXT = /\.(iqm|iqe|md3|md2|mdl)$/i;
+export const MODEL_EXT = /\.(iqm|iqe|md3|md2|mdl|mdc)$/i;
 export const ARCHIVE_EXT = /\.(pk3|zip)$/i;
 const PART_FILE = /^(lower|upper|head)\.(md3|iqm)$/i;
 

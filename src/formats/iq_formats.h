@@ -12,6 +12,7 @@ int iqi_parse_iqe(iqi_ctx *ctx); /* formats/iqe/iq_iqe.c */
 int iqi_parse_md3(iqi_ctx *ctx); /* formats/iq_md3.c */
 int iqi_parse_md2(iqi_ctx *ctx); /* formats/iq_md2.c */
 int iqi_parse_mdl(iqi_ctx *ctx); /* formats/iq_mdl.c */
+int iqi_parse_mdc(iqi_ctx *ctx); /* formats/iq_mdc.c */
 
 /* Readers a build may leave out (build.sh's ON_DEMAND_SOURCES), by format, up to an entry with no
  * parse function: formats/iq_readers.c lists them; the one-file element's WASM links that file

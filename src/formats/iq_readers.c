@@ -11,6 +11,7 @@ const iqi_reader iqi_on_demand_readers[] = {
 #ifndef IQI_WITHOUT_ON_DEMAND_READERS
     {IQ_FORMAT_MD2, iqi_parse_md2},
     {IQ_FORMAT_MDL, iqi_parse_mdl},
+    {IQ_FORMAT_MDC, iqi_parse_mdc},
 #endif
     {IQ_FORMAT_AUTO, 0}, /* the end */
 };

@@ -105,6 +105,7 @@ static const struct { iq_format format; const char *name; const char *magic; siz
     {IQ_FORMAT_IQE, "iqe", "# Inter-Quake Export", 20},
     {IQ_FORMAT_MD2, "md2", "IDP2", 4},
     {IQ_FORMAT_MDL, "mdl", "IDPO", 4},
+    {IQ_FORMAT_MDC, "mdc", "IDPC", 4},
 };
 
 const char *iq_format_name(iq_format format) {
@@ -126,7 +127,6 @@ int iq_format_readable(iq_format format) {
 /* Formats that games ship under our extensions (Xonotic has Quake 1 MDL
  * files named .md3): named in the error instead of "unknown". */
 static const struct { const char *magic; size_t size; const char *what; } siblings[] = {
-    {"IDPC", 4, "a Return to Castle Wolfenstein MDC model (IDPC)"},
     {"RDM5", 4, "an ioquake3 MDR model (RDM5)"},
     {"MDSW", 4, "a Wolfenstein MDS model (MDSW)"},
     {"MDMW", 4, "a Wolfenstein: Enemy Territory MDM mesh (MDMW)"},

@@ -232,6 +232,7 @@ static const iq_wasm_constant constants[] = {
     {"format", "md3", IQ_FORMAT_MD3},
     {"format", "md2", IQ_FORMAT_MD2},
     {"format", "mdl", IQ_FORMAT_MDL},
+    {"format", "mdc", IQ_FORMAT_MDC},
     {"loop", "auto", IQ_LOOP_AUTO}, {"loop", "repeat", IQ_LOOP_REPEAT}, {"loop", "once", IQ_LOOP_ONCE},
     {"loop", "pingpong", IQ_LOOP_PINGPONG},
     {"play", "stepped", IQ_PLAY_STEPPED}, {"play", "slerp", IQ_PLAY_SLERP}, {"play", "nlerp", IQ_PLAY_NLERP},

@@ -72,7 +72,7 @@ export class Model {
     const d = this._d;
     if (p.shaderCount || d.format === 'md3') {
       for (const mesh of d.meshes) mesh.shaders = [];
-      if (d.format === 'md3') for (const mesh of d.meshes) mesh.skinName = skinSurfaceName(mesh.name);
+      if (d.format === 'md3' || d.format === 'mdc') for (const mesh of d.meshes) mesh.skinName = skinSurfaceName(mesh.name);
       for (const shader of wasm.readArray('iq_shader', p.shaders, p.shaderCount, dv)) d.meshes[shader.mesh].shaders.push(shader.name);
     }
     d.tags = wasm.strings(p.tagNames, p.tagCount);

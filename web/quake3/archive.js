@@ -64,6 +64,7 @@ export function checkUse(file, use, caps, size, compressedSize = null) {
 export const MODEL_EXTENSIONS = [
   'iqm', 'iqe', 'md3',
   'md2', 'mdl', // Quake 2, Quake 1 (in the one-file element: interquake-readers.wasm)
+  'mdc', // Return to Castle Wolfenstein, Enemy Territory
 ];
 export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
 /** Images in the order Quake 3's texture lookup tries other extensions (then what OpenArena adds). */
