@@ -311,7 +311,7 @@ size_report() {
   # Fetched only for a file in a format the viewer's WASM leaves out (MD2, MDL...) or a .framegroups:
   # the page keeps interquake-viewer.wasm and adds this one.
   f=web/interquake-readers.wasm
-  printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (MD2, MDL, .framegroups)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (MD2, MDL, MDC, .framegroups)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   # Fetched only for a model whose surfaces name shader-script blocks.
   for f in web/viewer/shaderdraw.js web/interquake-shaders.min.js web/interquake-shaders.wasm; do
     printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (scripts only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"

@@ -27,7 +27,8 @@ typedef struct fg_reader {
 /* The next token or line end; 0 at the end of the text. */
 static int next_token(fg_reader *r, fg_token *t) {
     for (;;) {
-        while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\r')) r->p++;
+        /* every byte up to ' ' but the line end is a blank, as Quake's parser has it */
+        while (r->p < r->end && (uint8_t)*r->p <= ' ' && *r->p != '\n') r->p++;
         if (r->p >= r->end) return 0;
         if (*r->p == '\n') {
             r->p++;
@@ -55,8 +56,10 @@ static int next_token(fg_reader *r, fg_token *t) {
         if (r->p < r->end && *r->p == '"') r->p++;
         return 1;
     }
-    while (r->p < r->end && *r->p > ' ' && *r->p != '"' && !(r->end - r->p >= 2 && r->p[0] == '/' && (r->p[1] == '/' || r->p[1] == '*')))
+    while (r->p < r->end && (uint8_t)*r->p > ' ' && *r->p != '"' &&
+           !(r->end - r->p >= 2 && r->p[0] == '/' && (r->p[1] == '/' || r->p[1] == '*')))
         r->p++;
+    if (r->p == start) r->p++; /* never reached (a blank, quote or comment starts no word); progress all the same */
     *t = (fg_token){start, (size_t)(r->p - start), 0};
     return 1;
 }
