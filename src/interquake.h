@@ -17,6 +17,11 @@
  * iq_limits.max_magnitude are refused at load, and so is a skeleton whose
  * composed transforms could pass IQ_MAX_REACH (src/base/iq_numbers.c).
  *
+ * Results: every call that can fail returns an iq_error_code (IQ_ERROR_NONE,
+ * 0, on success), as cgltf_result; calls that make something (a model, an
+ * instance, an image, bytes) return it, or NULL with *error filled. Calls
+ * that take an iq_error * fill it too (NULL is fine).
+ *
  * Conventions (see README): Z up, clockwise front faces, UV origin top-left,
  * row-vector transform order output = (input*scale)*rotation + translation,
  * quaternions x,y,z,w.
@@ -275,10 +280,10 @@ int iq_format_readable(iq_format format);
 const char *iq_format_name(iq_format format);
 
 /* Names a model's animations from DarkPlaces' .framegroups text ("first count [fps [loop
- * [name]]]" per line; docs/API-anim.md): they replace the model's own. Returns 0 or an error code
+ * [name]]]" per line; docs/API-md2.md): they replace the model's own. Returns IQ_ERROR_NONE or a code
  * (a model without frames: IQ_ERROR_BAD_ANIMATION); lines it skips or clamps are warnings on the
  * model. Text with no group leaves the animations as they are, with an 'empty' warning. */
-int iq_apply_framegroups(iq_model *model, const char *text, size_t size, iq_error *error);
+iq_error_code iq_apply_framegroups(iq_model *model, const char *text, size_t size, iq_error *error);
 
 /* Frees a model and everything it owns. NULL is fine. */
 void iq_free(iq_model *model);
@@ -289,15 +294,15 @@ void iq_free(iq_model *model);
  * Fills the instance's skin matrices and skinned_* arrays (normals and
  * tangents only when the model has them). iq_evaluate uses the model's own
  * instance (model->instance). Returns 0, or an error code for a bad argument. */
-int iq_evaluate(iq_model *model, float frame);
-int iq_instance_evaluate(iq_instance *instance, float frame);
+iq_error_code iq_evaluate(iq_model *model, float frame);
+iq_error_code iq_instance_evaluate(iq_instance *instance, float frame);
 
 /* Morph (MD3) between any two frames: positions and normals lerped from
  * frame_a toward frame_b by t (clamped to 0..1), normals renormalised, into the skinned_*
  * arrays, as iq_instance_evaluate does between neighbours (for what a renderer
  * draws across a loop seam or a crossfade). Returns IQ_ERROR_INVALID_ARGUMENT
  * for a model without frames, a frame out of range or t not finite. */
-int iq_instance_morph(iq_instance *instance, uint32_t frame_a, uint32_t frame_b, float t);
+iq_error_code iq_instance_morph(iq_instance *instance, uint32_t frame_a, uint32_t frame_b, float t);
 
 /* Makes a new evaluation state for `model`, in the bind pose (an MD3 in its
  * first frame). It refers to the model, which must outlive it; attaching
@@ -361,7 +366,7 @@ typedef struct iq_playhead {
 } iq_playhead;
 
 /* Time to frames. Returns 0 or IQ_ERROR_INVALID_ARGUMENT (bad index, time not finite). */
-int iq_playhead_at(const iq_model *model, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out);
+iq_error_code iq_playhead_at(const iq_model *model, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out);
 
 /* The same for any clip: `clip` names frames first_frame .. +frame_count-1,
  * a framerate (0 = IQ_DEFAULT_FRAMERATE) and IQ_ANIMATION_LOOP; its name is
@@ -369,12 +374,12 @@ int iq_playhead_at(const iq_model *model, uint32_t animation, double time, const
  * clip whose last pose equals its first wraps past the duplicate (as
  * iq_playhead_at does); model may be NULL (raw frame ranges, e.g. an MD3
  * part without animation.cfg). */
-int iq_clip_playhead(const iq_model *model, const iq_animation *clip, double time, const iq_play_opts *opts,
-                     iq_playhead *out);
+iq_error_code iq_clip_playhead(const iq_model *model, const iq_animation *clip, double time, const iq_play_opts *opts,
+                               iq_playhead *out);
 
 /* The local poses (joint_count entries) of an animation at a time; head may be NULL. */
-int iq_sample_animation(const iq_model *model, uint32_t animation, double time, const iq_play_opts *opts,
-                        iq_transform *out, iq_playhead *head);
+iq_error_code iq_sample_animation(const iq_model *model, uint32_t animation, double time, const iq_play_opts *opts,
+                                  iq_transform *out, iq_playhead *head);
 
 /* out = a blended toward b by weight (0 = a, 1 = b): translate/scale linearly,
  * rotation along the shorter arc as the IQ_PLAY_SLERP / IQ_PLAY_NLERP flags say. out may alias a. */
@@ -394,18 +399,18 @@ typedef struct iq_play {
  * skinned_* arrays, exactly as iq_evaluate does (MD3: morphs between the
  * playheads' frames). head (may be NULL) gets the playhead of `play`.
  * iq_pose_model poses the model's own instance. */
-int iq_pose_model(iq_model *model, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
-                  iq_playhead *head);
-int iq_pose_instance(iq_instance *instance, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
-                     iq_playhead *head);
+iq_error_code iq_pose_model(iq_model *model, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
+                            iq_playhead *head);
+iq_error_code iq_pose_instance(iq_instance *instance, const iq_play *play, const iq_play *blend, float weight,
+                               int skin_vertices, iq_playhead *head);
 
 /* A joint's model-space matrix (column-major 4x4) at `play` (crossfaded as in
  * iq_pose_model), without touching any instance. play == NULL: the joint in
  * the last pose of the model's own instance (iq_instance_joint_matrix: of that
  * instance). Returns 0 or IQ_ERROR_INVALID_ARGUMENT. */
-int iq_joint_matrix(const iq_model *model, uint32_t joint, const iq_play *play, const iq_play *blend, float weight,
-                    float out[16]);
-int iq_instance_joint_matrix(const iq_instance *instance, uint32_t joint, float out[16]);
+iq_error_code iq_joint_matrix(const iq_model *model, uint32_t joint, const iq_play *play, const iq_play *blend,
+                              float weight, float out[16]);
+iq_error_code iq_instance_joint_matrix(const iq_instance *instance, uint32_t joint, float out[16]);
 
 /* Index of the joint / animation with this name, or -1. */
 int32_t iq_find_joint(const iq_model *model, const char *name);
@@ -422,7 +427,7 @@ int32_t iq_find_animation(const iq_model *model, const char *name);
  * animations get their first_frame shifted past the model's frames. Pointers
  * into model (frame_poses, animations, frame_bounds) change; source is not
  * modified. On error the model is unchanged. Returns 0 or an error code. */
-int iq_attach_animations(iq_model *model, const iq_model *source, iq_error *error);
+iq_error_code iq_attach_animations(iq_model *model, const iq_model *source, iq_error *error);
 
 /* The model-space placement of a tag (MD3) or joint (IQM/IQE) called `name`
  * at a fractional global frame (clamped like iq_evaluate), as a column-major
@@ -430,22 +435,20 @@ int iq_attach_animations(iq_model *model, const iq_model *source, iq_error *erro
  * out[12..14] origin. MD3 tags are interpolated linearly and their axes
  * orthonormalised (keeping the file's handedness); a joint's matrix is its
  * world matrix, scale included. Reads nothing iq_evaluate writes and writes
- * nothing but out. Returns 1, or 0 (out untouched) when there is no such
- * tag or joint. With repeated names the first one wins. */
-int iq_tag_matrix(const iq_model *model, const char *name, float frame, float out[16]);
-/* The same by index: index < tag_count is a tag, tag_count + j is joint j.
- * iq_tag_matrix_frames places it between any two global frames (clamped),
- * blend 0..1 from frame_a to frame_b, which need not be neighbours (a loop
- * seam, a Quake 3 animation change). Return 1, or 0 for an index out of range. */
-int iq_tag_matrix_at(const iq_model *model, uint32_t index, float frame, float out[16]);
-int iq_tag_matrix_frames(const iq_model *model, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
-                         float out[16]);
-
+ * nothing but out. Returns IQ_ERROR_NONE (0), or IQ_ERROR_INVALID_ARGUMENT
+ * (out untouched) when there is no such tag or joint. With repeated names the
+ * first one wins. */
+iq_error_code iq_tag_matrix(const iq_model *model, const char *name, float frame, float out[16]);
 /* The same by index, for callers that look names up themselves: indices
  * 0..tag_count-1 are the MD3 tags, tag_count..tag_count+joint_count-1 the
- * joints (the order iq_tag_matrix searches). Returns 1, or 0 (out untouched)
- * when the index is out of range. */
-int iq_tag_matrix_at(const iq_model *model, uint32_t tag_index, float frame, float out[16]);
+ * joints (the order iq_tag_matrix searches). iq_tag_matrix_frames places it
+ * between any two global frames (clamped), blend 0..1 from frame_a to frame_b,
+ * which need not be neighbours (a loop seam, a Quake 3 animation change).
+ * Return IQ_ERROR_NONE, or IQ_ERROR_INVALID_ARGUMENT (out untouched) for an
+ * index out of range. */
+iq_error_code iq_tag_matrix_at(const iq_model *model, uint32_t index, float frame, float out[16]);
+iq_error_code iq_tag_matrix_frames(const iq_model *model, uint32_t index, uint32_t frame_a, uint32_t frame_b,
+                                   float blend, float out[16]);
 
 /* Decodes a TGA (uncompressed or RLE; colour-mapped, grey, 15/16/24/32-bit
  * true colour; either origin). NULL limits = defaults (max_memory applies).

@@ -3,7 +3,8 @@
 // the `#include "..."` lines give the include graph. A file's layer is its folder under src/
 // (LAYERS, lowest first). Reports calls and includes that go up a layer, groups of files that
 // call each other in a circle (Tarjan's strongly connected components), and includes that do not
-// follow the project's style (a path from src/). `node tools/c-layers.mjs` prints the report;
+// follow the project's style (a path from src/), and calls of malloc & co. outside the library's
+// allocator (HEAP_FILES). `node tools/c-layers.mjs` prints the report;
 // tests/js/core/layers.test.mjs fails on any finding.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -14,6 +15,9 @@ import { fileURLToPath } from 'node:url';
 
 /** The layer folders under src/, lowest first: a file may call and include only its own layer and those below. */
 export const LAYERS = ['base', 'formats', 'quake3', 'anim', 'load', 'write', 'render', 'wasm'];
+
+/** The only files that call malloc, calloc, realloc or free: the library's allocator, and the WASM heap JS allocates with. */
+export const HEAP_FILES = ['base/iq_core.c', 'base/iq_internal.h', 'wasm/iq_wasm_tables.c'];
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const run = async (cmd, args) => (await promisify(execFile)(cmd, args, { maxBuffer: 64 << 20 })).stdout;
@@ -89,7 +93,8 @@ export function stronglyConnected(graph) {
 /**
  * Reads src/ under `root` and resolves to the graphs and every finding:
  * { files, calls: Map(file -> Map(file -> [symbols])), includes: Map(file -> [paths]),
- *   upwardCalls: [{from, to, symbols}], upwardIncludes: [{from, to}], cycles: [[files]], problems: [string] }
+ *   upwardCalls: [{from, to, symbols}], upwardIncludes: [{from, to}], cycles: [[files]], problems: [string],
+ *   rawHeap: [{file, line, call}] (malloc & co. outside HEAP_FILES) }
  */
 export async function analyse(root = ROOT) {
   const src = join(root, 'src');
@@ -104,6 +109,17 @@ export async function analyse(root = ROOT) {
     const b = basename(f);
     if (seen.has(b)) problems.push(`${f} and ${seen.get(b)}: basenames must be unique (build.sh names objects by basename)`);
     seen.set(b, f);
+  }
+
+  // The heap only through the allocator (iqi_malloc/iqi_calloc/iqi_realloc/iqi_free), so the
+  // allocation-failure sweeps reach every allocation.
+  const rawHeap = [];
+  for (const f of files.filter((x) => /\.[ch]$/.test(x) && !HEAP_FILES.includes(x))) {
+    const code = readFileSync(join(src, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
+    code.split('\n').forEach((line, i) => {
+      const m = line.match(/(?<![\w>.])(malloc|calloc|realloc|free)\s*\(/);
+      if (m) rawHeap.push({ file: f, line: i + 1, call: m[1] });
+    });
   }
 
   // Includes: quoted ones are paths from src/ ("base/iq_internal.h"; the public "interquake.h").
@@ -140,7 +156,7 @@ export async function analyse(root = ROOT) {
     for (const [t, syms] of to) if (rank(t) > rank(from)) upwardCalls.push({ from, to: t, symbols: syms });
   const graph = new Map([...calls].map(([f, to]) => [f, new Set(to.keys())]));
   const cycles = stronglyConnected(graph).filter((c) => c.length > 1);
-  return { files, calls, includes, upwardCalls, upwardIncludes, cycles, problems };
+  return { files, calls, includes, upwardCalls, upwardIncludes, cycles, problems, rawHeap };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -155,5 +171,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const u of r.upwardCalls) console.log(`  ${u.from} -> ${u.to}: ${u.symbols.join(' ')}`);
   console.log(`upward includes: ${r.upwardIncludes.length}`);
   for (const u of r.upwardIncludes) console.log(`  ${u.from} -> ${u.to}`);
+  console.log(`raw heap calls outside the allocator: ${r.rawHeap.length}`);
+  for (const h of r.rawHeap) console.log(`  ${h.file}:${h.line} ${h.call}`);
   for (const p of r.problems) console.log('problem: ' + p);
 }

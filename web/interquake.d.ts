@@ -15,14 +15,15 @@ declare global {
 }
 
 /** Stable error codes; see README "Errors". */
-// BEGIN ErrorCode: generated from src/base/iq_errors.h by tools/gen-types.mjs (a test checks it)
+// BEGIN ErrorCode: generated from src/base/iq_errors.h, JS_ERRORS (web/core/wasm.js) and VIEWER_ERRORS
+// (web/viewer/errors.js) by tools/gen-types.mjs (a test checks it)
 export type ErrorCode =
   | 'invalid_argument' | 'out_of_memory' | 'limit' | 'unknown_format' | 'bad_magic' | 'bad_version'
   | 'bad_filesize' | 'truncated' | 'out_of_range' | 'bad_string' | 'bad_vertex_array' | 'bad_mesh'
   | 'bad_index' | 'bad_hierarchy' | 'bad_value' | 'bad_animation' | 'bad_extension' | 'syntax'
-  | 'unsupported' | 'skeleton_mismatch' | 'bad_checksum' | 'bad_deflate' | 'missing_file' | 'disposed'
-  | 'wasm_unavailable' | 'wasm_mismatch' | 'unavailable' | 'webgl2_unavailable' | 'fetch_failed' | 'missing_main_file'
-  | 'internal' | 'not_loaded' | 'screenshot_failed';
+  | 'unsupported' | 'skeleton_mismatch' | 'disposed' | 'internal' | 'wasm_unavailable' | 'wasm_mismatch'
+  | 'unavailable' | 'missing_file' | 'bad_checksum' | 'bad_deflate' | 'webgl2_unavailable' | 'fetch_failed'
+  | 'missing_main_file' | 'not_loaded' | 'screenshot_failed';
 // END ErrorCode
 
 export class InterquakeError extends Error {
@@ -65,7 +66,7 @@ export interface LoadOptions {
 /** The library init() resolves to (made by init() only). */
 export class Interquake {
   private constructor();
-  /** Every code an InterquakeError can carry (the C's list). */
+  /** Every code an InterquakeError can carry: the C's list and the JS library's (the element's own are in VIEWER_ERRORS). */
   readonly errorCodes: readonly ErrorCode[];
   /** Frames per second used when neither the options nor the file give one (DEFAULT_FRAMERATE). */
   readonly defaultFramerate: number;
@@ -136,8 +137,8 @@ export interface FrameInfo {
   max: Vec3;
   localOrigin: Vec3;
   radius: number;
-  /** MDL frame groups: when the frame ends, in seconds from the group's start (as stored). */
-  interval?: number;
+  /** MDL frame groups: when the frame ends, in seconds from the group's start (as stored); else 0. */
+  interval: number;
 }
 
 /** A picture the model file embeds (Quake 1 MDL skins), decoded through Quake's palette. */

@@ -35,13 +35,13 @@ static inline void quat_slerp(float out[4], const float a[4], const float b[4], 
     float sign = dot < 0.0f ? -1.0f : 1.0f;
     dot *= sign;
     if (dot > 0.9995f) {
-        iqm_quat_nlerp(out, a, b, t);
+        iqi_quat_nlerp(out, a, b, t);
         return;
     }
     float angle = acosf(dot), inv_sin = 1.0f / sinf(angle);
     float wa = sinf((1.0f - t) * angle) * inv_sin, wb = sign * sinf(t * angle) * inv_sin;
     for (int i = 0; i < 4; i++) out[i] = a[i] * wa + b[i] * wb;
-    iqm_quat_normalize(out);
+    iqi_quat_normalize(out);
 }
 
 /* Rotation interpolation (measured in docs/API-anim.md): nlerp is within
@@ -69,7 +69,7 @@ static inline void transform_blend(iq_transform *out, const iq_transform *a, con
         memcpy(out->rotate, q, sizeof q);
     } else {
         iq_transform r;
-        iqm_transform_lerp(&r, a, b, t);
+        iqi_transform_lerp(&r, a, b, t);
         *out = r;
     }
 }
@@ -87,12 +87,12 @@ static double effective_framerate(const iq_animation *a, const iq_play_opts *o) 
     return IQ_DEFAULT_FRAMERATE;
 }
 
-int iq_playhead_at(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out) {
+iq_error_code iq_playhead_at(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_playhead *out) {
     if (!m || animation >= m->animation_count) return IQ_ERROR_INVALID_ARGUMENT;
     return iq_clip_playhead(m, &m->animations[animation], time, opts, out);
 }
 
-int iq_clip_playhead(const iq_model *m, const iq_animation *a, double time, const iq_play_opts *opts, iq_playhead *out) {
+iq_error_code iq_clip_playhead(const iq_model *m, const iq_animation *a, double time, const iq_play_opts *opts, iq_playhead *out) {
     static const iq_play_opts defaults;
     const iq_play_opts *o = opts ? opts : &defaults;
     if (!a || !out || !isfinite(time) || !isfinite(o->speed) || !(o->framerate >= 0) || !isfinite(o->framerate) ||
@@ -105,7 +105,7 @@ int iq_clip_playhead(const iq_model *m, const iq_animation *a, double time, cons
     out->frame_a = out->frame_b = a->first_frame;
     if (n == 0) {
         out->finished = 1;
-        return 0;
+        return IQ_ERROR_NONE;
     }
     iq_loop_mode mode = o->loop;
     if (mode == IQ_LOOP_AUTO) mode = (a->flags & IQ_ANIMATION_LOOP) ? IQ_LOOP_REPEAT : IQ_LOOP_ONCE;
@@ -172,7 +172,7 @@ int iq_clip_playhead(const iq_model *m, const iq_animation *a, double time, cons
     out->frame_b = a->first_frame + fb;
     out->blend = t;
     out->position = (float)p;
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 /* One joint's local pose at a playhead. */
@@ -202,7 +202,7 @@ static void sample_pose(const iq_model *m, const iq_playhead *h, uint32_t flags,
     for (uint32_t j = 0; j < nj; j++) transform_blend(&out[j], &a[j], &b[j], h->blend, flags);
 }
 
-int iq_sample_animation(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_transform *out,
+iq_error_code iq_sample_animation(const iq_model *m, uint32_t animation, double time, const iq_play_opts *opts, iq_transform *out,
                         iq_playhead *head) {
     iq_playhead h;
     int r = iq_playhead_at(m, animation, time, opts, &h);
@@ -210,7 +210,7 @@ int iq_sample_animation(const iq_model *m, uint32_t animation, double time, cons
     if (!out && m->joint_count) return IQ_ERROR_INVALID_ARGUMENT;
     sample_pose(m, &h, opts ? opts->flags : 0, out);
     if (head) *head = h;
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 // -- Frames (the original entry point: a fractional global frame)
@@ -232,7 +232,7 @@ void iq_sample_frame(const iq_model *m, float frame, iq_transform *out) {
         memcpy(out, a, nj * sizeof *out);
         return;
     }
-    for (uint32_t j = 0; j < nj; j++) iqm_transform_lerp(&out[j], &a[j], &b[j], t);
+    for (uint32_t j = 0; j < nj; j++) iqi_transform_lerp(&out[j], &a[j], &b[j], t);
 }
 
 // -- Hierarchy
@@ -242,44 +242,44 @@ void iq_compute_skin_matrices(iq_instance *inst, const iq_transform *locals) {
     float *world = inst->world_matrices;
     for (uint32_t j = 0; j < m->joint_count; j++) {
         float local[12];
-        iqm_mat_from_transform(local, &locals[j]);
+        iqi_mat_from_transform(local, &locals[j]);
         int32_t parent = m->joints[j].parent;
-        if (parent >= 0) iqm_mat_mul(world + 12 * j, world + 12 * parent, local);
+        if (parent >= 0) iqi_mat_mul(world + 12 * j, world + 12 * parent, local);
         else memcpy(world + 12 * j, local, sizeof local);
     }
     for (uint32_t j = 0; j < m->joint_count; j++) {
-        iqm_mat_mul(inst->skin_matrices + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
+        iqi_mat_mul(inst->skin_matrices + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
         mat34_to_col44(inst->skin_matrices_4x4 + 16 * j, inst->skin_matrices + 12 * j);
     }
 }
 
-int iq_instance_evaluate(iq_instance *inst, float frame) {
+iq_error_code iq_instance_evaluate(iq_instance *inst, float frame) {
     if (!inst) return IQ_ERROR_INVALID_ARGUMENT;
     const iq_model *m = inst->model;
     if (m->frame_positions) {
         iqi_morph_evaluate(inst, frame);
-        return 0;
+        return IQ_ERROR_NONE;
     }
     if (m->joint_count) {
         iq_sample_frame(m, frame, inst->local_poses);
         iq_compute_skin_matrices(inst, inst->local_poses);
     }
     iq_skin_vertices(inst);
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
-int iq_evaluate(iq_model *m, float frame) { return m ? iq_instance_evaluate(m->instance, frame) : IQ_ERROR_INVALID_ARGUMENT; }
+iq_error_code iq_evaluate(iq_model *m, float frame) { return m ? iq_instance_evaluate(m->instance, frame) : IQ_ERROR_INVALID_ARGUMENT; }
 
 // -- Posing by time, with crossfades
 
 static int check_weight(float weight) { return weight == weight && weight - weight == 0.0f; }
 
-int iq_pose_model(iq_model *m, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
+iq_error_code iq_pose_model(iq_model *m, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
                   iq_playhead *head) {
     return m ? iq_pose_instance(m->instance, play, blend, weight, skin_vertices, head) : IQ_ERROR_INVALID_ARGUMENT;
 }
 
-int iq_pose_instance(iq_instance *inst, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
+iq_error_code iq_pose_instance(iq_instance *inst, const iq_play *play, const iq_play *blend, float weight, int skin_vertices,
                      iq_playhead *head) {
     iq_playhead h1, h2;
     const iq_model *m = inst ? inst->model : NULL;
@@ -306,7 +306,7 @@ int iq_pose_instance(iq_instance *inst, const iq_play *play, const iq_play *blen
         iq_skin_vertices(inst);
     }
     if (head) *head = h1;
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 /* The bounds of one pose of the model's mesh, for appended frames (iq_anim_attach.c) and for
@@ -319,7 +319,7 @@ void iqi_pose_bounds(iq_instance *inst, const iq_transform *locals, iq_bounds *b
 
 // -- Joint queries
 
-int iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *play, const iq_play *blend, float weight,
+iq_error_code iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *play, const iq_play *blend, float weight,
                     float out[16]) {
     if (!m || !out || joint >= m->joint_count || (play && blend && !check_weight(weight)))
         return IQ_ERROR_INVALID_ARGUMENT;
@@ -342,22 +342,22 @@ int iq_joint_matrix(const iq_model *m, uint32_t joint, const iq_play *play, cons
             sample_joint(m, &h2, (uint32_t)j, blend->opts.flags, &t2);
             transform_blend(&t, &t, &t2, weight, play->opts.flags);
         }
-        iqm_mat_from_transform(local, &t);
+        iqi_mat_from_transform(local, &t);
         if (first) memcpy(world, local, sizeof world);
         else {
-            iqm_mat_mul(tmp, local, world);
+            iqi_mat_mul(tmp, local, world);
             memcpy(world, tmp, sizeof world);
         }
         first = 0;
     }
     mat34_to_col44(out, world);
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
-int iq_instance_joint_matrix(const iq_instance *inst, uint32_t joint, float out[16]) {
+iq_error_code iq_instance_joint_matrix(const iq_instance *inst, uint32_t joint, float out[16]) {
     if (!inst || !out || joint >= inst->model->joint_count) return IQ_ERROR_INVALID_ARGUMENT;
     mat34_to_col44(out, inst->world_matrices + 12 * (size_t)joint);
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 int32_t iq_find_joint(const iq_model *m, const char *name) {

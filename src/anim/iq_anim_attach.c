@@ -32,7 +32,7 @@ static const char *joint_label(const iq_model *m, int32_t j) {
     return m->joints[j].name[0] ? m->joints[j].name : "(unnamed)";
 }
 
-int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
+iq_error_code iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
     iq_error local_error;
     iq_error *err = iqi_error_reset(error, &local_error);
     if (!m || !src) return attach_fail(err, IQ_ERROR_INVALID_ARGUMENT, "the model and the animation source must not be NULL");
@@ -152,7 +152,7 @@ int iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
         iqi_warn(&ctx, IQ_WARNING_IGNORED_DATA, "%u of the model's %u joints are not in the animations; they keep their bind pose",
                  still, nj);
     arena->budget = arena->used > old_budget ? arena->used : old_budget;
-    return 0;
+    return IQ_ERROR_NONE;
 fail:
     arena->budget = arena->used > old_budget ? arena->used : old_budget;
     if (err->code == IQ_ERROR_NONE) attach_fail(err, IQ_ERROR_OUT_OF_MEMORY, "attaching animations failed");

@@ -89,7 +89,7 @@ iq_instance *iq_instance_create(const iq_model *m, iq_error *error) {
         return NULL;
     }
     instance_layout l;
-    uint8_t *block = layout_of(m, &l) ? malloc(l.total) : NULL;
+    uint8_t *block = layout_of(m, &l) ? iqi_malloc(l.total) : NULL;
     if (!block) {
         iqi_set_error(err, IQ_ERROR_OUT_OF_MEMORY, "no memory for an instance of %u vertices and %u joints",
                       m->vertex_count, m->joint_count);
@@ -102,5 +102,5 @@ iq_instance *iq_instance_create(const iq_model *m, iq_error *error) {
 }
 
 void iq_instance_free(iq_instance *inst) {
-    if (inst && inst->owned) free(inst);
+    if (inst && inst->owned) iqi_free(inst);
 }

@@ -63,11 +63,11 @@ void iqi_morph_evaluate(iq_instance *inst, float frame) {
     iqi_morph_frames(inst, f0, f1, t, f0, f1, t, 0.0f);
 }
 
-int iq_instance_morph(iq_instance *inst, uint32_t frame_a, uint32_t frame_b, float t) {
+iq_error_code iq_instance_morph(iq_instance *inst, uint32_t frame_a, uint32_t frame_b, float t) {
     if (!inst || !inst->model->frame_positions || frame_a >= inst->model->frame_count ||
         frame_b >= inst->model->frame_count || !isfinite(t))
         return IQ_ERROR_INVALID_ARGUMENT;
     t = t < 0 ? 0 : t > 1 ? 1 : t; /* between the frames: outputs stay finite */
     iqi_morph_frames(inst, frame_a, frame_b, t, frame_a, frame_b, t, 0.0f);
-    return 0;
+    return IQ_ERROR_NONE;
 }

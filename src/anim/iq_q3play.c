@@ -25,7 +25,7 @@ static uint32_t clamp_frame(int64_t f, uint32_t part_frames) {
     return (uint32_t)(f < 0 ? 0 : f > last ? last : f);
 }
 
-int iq_q3_playhead(const iq_q3_animation *a, double time, uint32_t part_frames, iq_playhead *out) {
+iq_error_code iq_q3_playhead(const iq_q3_animation *a, double time, uint32_t part_frames, iq_playhead *out) {
     if (!a || !out || !isfinite(time)) return IQ_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     /* Whole microseconds, so that seconds * 1000 lands on frame boundaries
@@ -52,5 +52,5 @@ int iq_q3_playhead(const iq_q3_animation *a, double time, uint32_t part_frames, 
     } else {
         out->finished = n == 0 || k + 1 >= n;
     }
-    return 0;
+    return IQ_ERROR_NONE;
 }

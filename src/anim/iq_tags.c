@@ -70,7 +70,7 @@ void iqi_orthonormalize_axes(float xf[3], float yf[3], float zf[3]) {
     }
 }
 
-static int md3_tag(const iq_model *m, uint32_t tag, uint32_t f0, uint32_t f1, float t, float out[16]) {
+static void md3_tag(const iq_model *m, uint32_t tag, uint32_t f0, uint32_t f1, float t, float out[16]) {
     const float *a = m->tag_transforms + 12 * ((size_t)f0 * m->tag_count + tag);
     const float *b = m->tag_transforms + 12 * ((size_t)f1 * m->tag_count + tag);
     float col[4][3]; /* x, y, z axes and origin */
@@ -82,7 +82,6 @@ static int md3_tag(const iq_model *m, uint32_t tag, uint32_t f0, uint32_t f1, fl
         for (int r = 0; r < 3; r++) out[4 * c + r] = col[c][r];
         out[4 * c + 3] = c == 3 ? 1.0f : 0.0f;
     }
-    return 1;
 }
 
 /* The joint's local pose at the frame: the animation's, or the bind pose. */
@@ -92,56 +91,59 @@ static void joint_local(const iq_model *m, uint32_t j, uint32_t f0, uint32_t f1,
         const iq_transform *a = m->frame_poses + (size_t)f0 * m->joint_count + j;
         const iq_transform *b = m->frame_poses + (size_t)f1 * m->joint_count + j;
         if (t == 0.0f) local = *a;
-        else iqm_transform_lerp(&local, a, b, t);
+        else iqi_transform_lerp(&local, a, b, t);
     } else {
         local = m->joints[j].bind;
     }
-    iqm_mat_from_transform(out, &local);
+    iqi_mat_from_transform(out, &local);
 }
 
-static int joint_matrix(const iq_model *m, uint32_t joint, uint32_t f0, uint32_t f1, float t, float out[16]) {
+static void joint_matrix(const iq_model *m, uint32_t joint, uint32_t f0, uint32_t f1, float t, float out[16]) {
     float world[12], local[12], tmp[12];
     joint_local(m, joint, f0, f1, t, world);
     /* parent < index is guaranteed, so the walk ends at a root */
     for (int32_t p = m->joints[joint].parent; p >= 0; p = m->joints[p].parent) {
         joint_local(m, (uint32_t)p, f0, f1, t, local);
-        iqm_mat_mul(tmp, local, world);
+        iqi_mat_mul(tmp, local, world);
         memcpy(world, tmp, sizeof world);
     }
     for (int c = 0; c < 4; c++) {
         for (int r = 0; r < 3; r++) out[4 * c + r] = world[4 * r + c];
         out[4 * c + 3] = c == 3 ? 1.0f : 0.0f;
     }
-    return 1;
 }
 
-int iq_tag_matrix_frames(const iq_model *m, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
+iq_error_code iq_tag_matrix_frames(const iq_model *m, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
                          float out[16]) {
-    if (!m || !out || index >= (uint64_t)m->tag_count + m->joint_count) return 0;
+    if (!m || !out || index >= (uint64_t)m->tag_count + m->joint_count) return IQ_ERROR_INVALID_ARGUMENT;
     uint32_t last = m->frame_count ? m->frame_count - 1 : 0;
     if (frame_a > last) frame_a = last;
     if (frame_b > last) frame_b = last;
     if (!(blend > 0)) blend = 0; /* also NaN */
     if (blend > 1) blend = 1;
-    if (index < m->tag_count) return md3_tag(m, index, frame_a, frame_b, blend, out);
+    if (index < m->tag_count) {
+        md3_tag(m, index, frame_a, frame_b, blend, out);
+        return IQ_ERROR_NONE;
+    }
     if (!m->frame_count) frame_a = frame_b = 0, blend = 0;
-    return joint_matrix(m, index - m->tag_count, frame_a, frame_b, blend, out);
+    joint_matrix(m, index - m->tag_count, frame_a, frame_b, blend, out);
+    return IQ_ERROR_NONE;
 }
 
-int iq_tag_matrix_at(const iq_model *m, uint32_t index, float frame, float out[16]) {
+iq_error_code iq_tag_matrix_at(const iq_model *m, uint32_t index, float frame, float out[16]) {
     uint32_t f0 = 0, f1 = 0;
     float t = 0;
-    if (!m) return 0;
+    if (!m) return IQ_ERROR_INVALID_ARGUMENT;
     if (m->frame_count) iqi_frame_pair(m->frame_count, frame, &f0, &f1, &t);
     return iq_tag_matrix_frames(m, index, f0, f1, t, out);
 }
 
 /* Names compare as bytes: whatever the file holds, in any encoding. */
-int iq_tag_matrix(const iq_model *m, const char *name, float frame, float out[16]) {
-    if (!m || !name || !out) return 0;
+iq_error_code iq_tag_matrix(const iq_model *m, const char *name, float frame, float out[16]) {
+    if (!m || !name || !out) return IQ_ERROR_INVALID_ARGUMENT;
     for (uint32_t i = 0; i < m->tag_count; i++)
         if (strcmp(m->tag_names[i], name) == 0) return iq_tag_matrix_at(m, i, frame, out);
     for (uint32_t j = 0; j < m->joint_count; j++)
         if (m->joints[j].name && strcmp(m->joints[j].name, name) == 0) return iq_tag_matrix_at(m, m->tag_count + j, frame, out);
-    return 0;
+    return IQ_ERROR_INVALID_ARGUMENT; /* no such tag or joint */
 }

@@ -64,6 +64,11 @@ int iqi_set_error(iq_error *error, iq_error_code code, const char *fmt, ...) {
     return 0;
 }
 
+iq_error_code iqi_result(int ok, const iq_error *error) {
+    if (ok) return IQ_ERROR_NONE;
+    return error->code != IQ_ERROR_NONE ? error->code : IQ_ERROR_INTERNAL;
+}
+
 static int record_error(iqi_ctx *ctx, iq_error_code code, int64_t offset, uint32_t line, uint32_t column,
                         const char *fmt, va_list ap) {
     iq_error *e = ctx->error;
@@ -111,6 +116,12 @@ iqi_test_heap iqi_test_heap_state;
 
 static int test_heap_fails(void) {
     return ++iqi_test_heap_state.allocations == iqi_test_heap_state.fail_at;
+}
+void *iqi_malloc(size_t size) {
+    if (test_heap_fails()) return NULL;
+    void *p = malloc(size);
+    if (p) iqi_test_heap_state.live++;
+    return p;
 }
 void *iqi_calloc(size_t count, size_t size) {
     if (test_heap_fails()) return NULL;

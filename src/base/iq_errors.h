@@ -1,8 +1,11 @@
-/* The one list of error and warning kinds. Each X-macro expands twice: once into
+/* The C's list of error and warning kinds. Each X-macro expands twice: once into
  * the enum in interquake.h and once into the table of stable names that JS
- * exposes as InterquakeError.code (so C and JS can never drift apart). Codes
- * that only JS raises (archives, the WASM loader, the viewer) are listed here
- * too: JS reads this table at init and refuses a code that is not in it. */
+ * exposes as InterquakeError.code (so C and JS can never drift apart). Only
+ * codes the C raises are here; codes only JS raises have their own lists, a
+ * layer each, as this one is the C's: the library's in web/core/wasm.js
+ * (JS_ERRORS: the WASM loader, archives' inflate and CRC, missing files), the
+ * viewer's in web/viewer/errors.js (VIEWER_ERRORS). tools/gen-types.mjs joins
+ * the three into the ErrorCode type. */
 #ifndef IQ_ERRORS_H
 #define IQ_ERRORS_H
 
@@ -29,19 +32,8 @@
     X(SYNTAX,           "syntax",           "syntax error") \
     X(UNSUPPORTED,      "unsupported",      "a valid feature this library does not read, or a request the target format cannot express") \
     X(SKELETON_MISMATCH, "skeleton_mismatch", "two skeletons that must match do not") \
-    X(BAD_CHECKSUM,     "bad_checksum",     "an archive entry's CRC-32 does not match its data") \
-    X(BAD_DEFLATE,      "bad_deflate",      "an archive entry's deflate stream is invalid") \
-    X(MISSING_FILE,     "missing_file",     "a file the model or player needs is not there") \
-    X(DISPOSED,         "disposed",         "the object was disposed") \
-    X(WASM_UNAVAILABLE, "wasm_unavailable", "the WebAssembly module could not be fetched or compiled") \
-    X(WASM_MISMATCH,    "wasm_mismatch",    "the WebAssembly module does not match the JS that loads it") \
-    X(UNAVAILABLE,      "unavailable",      "a part the call needs (an inflater for deflated entries) is not available") \
-    X(WEBGL2_UNAVAILABLE, "webgl2_unavailable", "the browser gives no WebGL2 context") \
-    X(FETCH_FAILED,     "fetch_failed",     "a URL could not be fetched (network error or HTTP status)") \
-    X(MISSING_MAIN_FILE, "missing_main_file", "none of the files given is a model or player to open") \
-    X(INTERNAL,         "internal",         "an unexpected failure inside interquake (a bug: please report it)") \
-    X(NOT_LOADED,       "not_loaded",       "nothing is loaded yet") \
-    X(SCREENSHOT_FAILED, "screenshot_failed", "the picture could not be read back")
+    X(DISPOSED,         "disposed",         "the object was disposed (a stale WASM handle)") \
+    X(INTERNAL,         "internal",         "an unexpected failure inside interquake (a bug: please report it)")
 
 /* Non-fatal oddities: the model loads, and the caller is told. */
 #define IQ_WARNING_LIST(X) \

@@ -21,8 +21,10 @@
 #define IQI_NOINLINE
 #endif
 
-/* -- Heap: every malloc the loads, the writer and the TGA decoder make goes
- * through these. Built with IQI_TEST_ALLOC (the native tests only), they
+/* -- Heap: every allocation the library makes (loads, instances, writers,
+ * TGA, zip directories, shader scripts) goes through these; nothing else in
+ * src/ calls malloc, calloc, realloc or free (tests/js/core/layers.test.mjs
+ * checks), except the WASM heap exports JS allocates with (wasm/iq_wasm_tables.c). Built with IQI_TEST_ALLOC (the native tests only), they
  * count allocations and live blocks and can fail the n-th allocation, so
  * the tests can fail each allocation in turn and check that nothing is left. */
 #ifdef IQI_TEST_ALLOC
@@ -32,10 +34,12 @@ typedef struct iqi_test_heap {
     int64_t live;         /* blocks allocated and not freed */
 } iqi_test_heap;
 extern iqi_test_heap iqi_test_heap_state;
+void *iqi_malloc(size_t size);
 void *iqi_calloc(size_t count, size_t size);
 void *iqi_realloc(void *p, size_t size);
 void iqi_free(void *p);
 #else
+static inline void *iqi_malloc(size_t size) { return malloc(size); }
 static inline void *iqi_calloc(size_t count, size_t size) { return calloc(count, size); }
 static inline void *iqi_realloc(void *p, size_t size) { return realloc(p, size); }
 static inline void iqi_free(void *p) { free(p); }
@@ -67,6 +71,11 @@ iq_error *iqi_error_reset(iq_error *error, iq_error *local);
 /* Fills an error outside a parse (no context, no location). Returns 0. */
 int iqi_set_error(iq_error *error, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
 int iqi_set_errorv(iq_error *error, iq_error_code code, const char *fmt, va_list ap);
+
+/* The one return rule of the public calls (iq_error_code, 0 = IQ_ERROR_NONE):
+ * IQ_ERROR_NONE when ok, else the code in *error (IQ_ERROR_INTERNAL if a
+ * failure left none, a bug). Internal steps return 1/0 and fill the error. */
+iq_error_code iqi_result(int ok, const iq_error *error);
 
 /* Records the error (the first one wins) and returns 0, so checks read as
  * `if (bad) return iqi_fail(...)`. */

@@ -9,7 +9,7 @@
  * the model's frames, the count to at least 1 and at most what is left, the
  * rate to at least 1; an unnamed group is called "groupified_<i>_anim". A
  * file with no group leaves the model's own clips, as the engine does.
- * Decisions: docs/API-anim.md, "Frame groups". */
+ * Decisions: docs/API-md2.md, "DarkPlaces .framegroups". */
 #include "formats/iq_vertex_formats.h"
 #include <stdio.h>
 
@@ -117,8 +117,8 @@ static uint32_t parse_groups(const char *text, size_t size, fg_group *out, uint3
     return count;
 }
 
-static int fg_fail(iq_error *err, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
-static int fg_fail(iq_error *err, iq_error_code code, const char *fmt, ...) {
+static iq_error_code fg_fail(iq_error *err, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
+static iq_error_code fg_fail(iq_error *err, iq_error_code code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     iqi_set_errorv(err, code, fmt, ap);
@@ -126,7 +126,7 @@ static int fg_fail(iq_error *err, iq_error_code code, const char *fmt, ...) {
     return code;
 }
 
-int iq_apply_framegroups(iq_model *m, const char *text, size_t size, iq_error *error) {
+iq_error_code iq_apply_framegroups(iq_model *m, const char *text, size_t size, iq_error *error) {
     iq_error local_error;
     iq_error *err = iqi_error_reset(error, &local_error);
     if (!m || (!text && size)) return fg_fail(err, IQ_ERROR_INVALID_ARGUMENT, "the model and the text must not be NULL");
@@ -141,7 +141,7 @@ int iq_apply_framegroups(iq_model *m, const char *text, size_t size, iq_error *e
     ctx.error = err;
     if (!count) {
         iqi_warn(&ctx, IQ_WARNING_EMPTY, "the frame groups name no group; the model keeps its %u animation(s)", m->animation_count);
-        return 0;
+        return IQ_ERROR_NONE;
     }
     /* What this adds to the model (groups, their names, the parse's scratch); the budget grows by exactly that. */
     uint64_t need = (uint64_t)count * (sizeof(fg_group) + sizeof(iq_animation) + 2 * 32) + size + 64;
@@ -176,5 +176,5 @@ int iq_apply_framegroups(iq_model *m, const char *text, size_t size, iq_error *e
         iqi_warn(&ctx, IQ_WARNING_REPAIRED,
                  "%u frame group(s) reach past the model's %u frames or have a rate below 1; clamped as DarkPlaces does",
                  clamped, frames);
-    return 0;
+    return IQ_ERROR_NONE;
 }

@@ -406,7 +406,7 @@ static int read_quat(iqm_parser *p, const uint8_t *src, float q[4], const char *
     if (!iqi_finite(len2) || len2 < 1e-12f)
         return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, src - p->d, "%s %u: rotation (%g, %g, %g, %g) is not a usable quaternion",
                         what, index, q[0], q[1], q[2], q[3]);
-    iqm_quat_normalize(q);
+    iqi_quat_normalize(q);
     return 1;
 }
 
@@ -572,7 +572,7 @@ static int read_frames(iqm_parser *p, const pose *poses) {
                 t->scale[k] = v[7 + k];
             }
             for (int k = 0; k < 4; k++) t->rotate[k] = v[3 + k];
-            iqm_quat_normalize(t->rotate); /* quantised quaternions are not unit length */
+            iqi_quat_normalize(t->rotate); /* quantised quaternions are not unit length */
         }
     }
     return 1;

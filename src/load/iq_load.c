@@ -58,10 +58,10 @@ static int finish_model(iqi_ctx *ctx) {
         if (!m->inverse_bind || !world) return 0;
         for (uint32_t i = 0; i < nj; i++) {
             float local[12];
-            iqm_mat_from_transform(local, &m->joints[i].bind);
-            if (m->joints[i].parent >= 0) iqm_mat_mul(world + 12 * i, world + 12 * m->joints[i].parent, local);
+            iqi_mat_from_transform(local, &m->joints[i].bind);
+            if (m->joints[i].parent >= 0) iqi_mat_mul(world + 12 * i, world + 12 * m->joints[i].parent, local);
             else memcpy(world + 12 * i, local, sizeof local);
-            if (!iqm_mat_invert(m->inverse_bind + 12 * i, world + 12 * i))
+            if (!iqi_mat_invert(m->inverse_bind + 12 * i, world + 12 * i))
                 return iqi_fail(ctx, IQ_ERROR_BAD_VALUE, -1,
                                 "the bind pose of joint %u ('%s') is not invertible (zero scale?)", i, m->joints[i].name);
         }
@@ -212,8 +212,7 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     default:
         if (on_demand_reader(format)) ok = on_demand_reader(format)->parse(&ctx);
         else if (format != IQ_FORMAT_AUTO && (unsigned)format < IQ_FORMAT_COUNT)
-            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0,
-                     "this build leaves the %s reader out (the one-file element's interquake-readers.wasm has it)",
+            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: not in this build (interquake-readers.wasm reads it)",
                      iq_format_name(format));
         else if (sibling_format(ctx.data, size))
             iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: interquake does not read it", sibling_format(ctx.data, size));

@@ -173,7 +173,7 @@ static int cfg_entry(lexer *lx, iq_q3_config *out, unsigned i) {
     return 1;
 }
 
-int iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, iq_error *error) {
+static int parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, iq_error *error) {
     iq_error local;
     iqi_ctx ctx;
     lexer lx;
@@ -230,7 +230,7 @@ int iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, 
 
 // -- .skin
 
-int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *error) {
+static int parse_skin(const void *text, size_t size, iq_skin *out, iq_error *error) {
     iq_error local;
     iqi_ctx ctx;
     lexer lx;
@@ -311,4 +311,18 @@ int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *erro
         snprintf(out->warning, sizeof out->warning, "%u surfaces after the first %d were ignored", ignored,
                  IQ_SKIN_MAX_SURFACES);
     return 1;
+}
+
+// -- Entry points: one iq_error_code each
+
+iq_error_code iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, iq_error *error) {
+    iq_error local;
+    if (!error) error = &local;
+    return iqi_result(parse_animation_cfg(text, size, out, error), error);
+}
+
+iq_error_code iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *error) {
+    iq_error local;
+    if (!error) error = &local;
+    return iqi_result(parse_skin(text, size, out, error), error);
 }

@@ -73,8 +73,9 @@ typedef struct iq_q3_config {
     char warning[160];        /* the first of them */
 } iq_q3_config;
 
-/* Parses animation.cfg. Returns 1, or 0 with *error filled (line and column set). */
-int iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, iq_error *error);
+/* Parses animation.cfg. Returns IQ_ERROR_NONE (0), or an error code with
+ * *error filled (line and column set). */
+iq_error_code iq_q3_parse_animation_cfg(const void *text, size_t size, iq_q3_config *out, iq_error *error);
 const char *iq_q3_animation_name(unsigned id); /* "LEGS_RUN"; NULL past the end */
 
 /* Where a part is `time` seconds after `anim` started, stepped as cgame's
@@ -85,7 +86,7 @@ const char *iq_q3_animation_name(unsigned id); /* "LEGS_RUN"; NULL past the end 
  * is one pass (frame_count * frame_lerp ms); loops counts entries into the
  * looping section; position is the frame step inside the animation.
  * Returns 0 or IQ_ERROR_INVALID_ARGUMENT (time not finite). */
-int iq_q3_playhead(const iq_q3_animation *anim, double time, uint32_t part_frames, iq_playhead *out);
+iq_error_code iq_q3_playhead(const iq_q3_animation *anim, double time, uint32_t part_frames, iq_playhead *out);
 
 /* -- .skin */
 
@@ -106,8 +107,9 @@ typedef struct iq_skin {
     iq_skin_surface surfaces[IQ_SKIN_MAX_SURFACES];
 } iq_skin;
 
-/* Parses a .skin file. Returns 1, or 0 with *error filled (line and column set). */
-int iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *error);
+/* Parses a .skin file. Returns IQ_ERROR_NONE (0), or an error code with *error
+ * filled (line and column set). */
+iq_error_code iq_q3_parse_skin(const void *text, size_t size, iq_skin *out, iq_error *error);
 
 /* -- zip / .pk3 central directory */
 
@@ -162,11 +164,13 @@ iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, 
 void iq_zip_free(iq_zip *zip);
 
 /* The same work in three steps, for callers that keep the archive elsewhere
- * (the JS API copies only these parts into the WASM heap, not the archive):
+ * (the JS API copies only these parts into the WASM heap, not the archive);
+ * steps 1 and 3 return IQ_ERROR_NONE (0) or an error code with *error filled,
+ * step 2 the directory or NULL with *error filled:
  * 1. the end record, from the archive's last tail_size bytes (65557 are always
  *    enough: a 22-byte record after a comment of at most 65535 bytes); */
-int iq_zip_find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
-                          iq_zip_directory *out, iq_error *error);
+iq_error_code iq_zip_find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
+                                    iq_zip_directory *out, iq_error *error);
 /* 2. the directory's dir->size bytes (from dir->offset): entries without data offsets yet; */
 iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir, const iq_zip_limits *limits,
                               iq_error *error);
@@ -174,7 +178,7 @@ iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir
  *    (entry_count * 30 bytes): checks them, sets every data_offset and refuses
  *    entries whose bytes overlap. entry_count may exceed the end record's
  *    count (step 2 reads an understated count through, with a warning). */
-int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error);
+iq_error_code iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error);
 
 #ifdef __cplusplus
 }

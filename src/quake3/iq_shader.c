@@ -181,7 +181,7 @@ static int parse_script(parser *ps) {
         if (sc->shader_count == ps->shader_capacity) {
             size_t grown = ps->shader_capacity ? ps->shader_capacity * 2 : 16;
             if (grown > IQ_SHADER_MAX_SHADERS) grown = IQ_SHADER_MAX_SHADERS;
-            iq_q3_shader *s = realloc(sc->shaders, grown * sizeof *s);
+            iq_q3_shader *s = iqi_realloc(sc->shaders, grown * sizeof *s);
             if (!s) return iqi_fail(ps->ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for %zu shaders", grown);
             sc->shaders = s;
             ps->shader_capacity = grown;
@@ -213,11 +213,11 @@ iq_shader_script *iq_shader_parse(const void *text, size_t size, iq_error *error
     }
     memset(&ps, 0, sizeof ps);
     ps.ctx = &ctx;
-    ps.script = calloc(1, sizeof *ps.script);
-    ps.pool = malloc(4 * size + 16);
+    ps.script = iqi_calloc(1, sizeof *ps.script);
+    ps.pool = iqi_malloc(4 * size + 16);
     if (!ps.script || !ps.pool) {
-        free(ps.script);
-        free(ps.pool);
+        iqi_free(ps.script);
+        iqi_free(ps.pool);
         iqi_fail(&ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for a script of %zu bytes", size);
         return NULL;
     }
@@ -233,7 +233,7 @@ iq_shader_script *iq_shader_parse(const void *text, size_t size, iq_error *error
 
 void iq_shader_free(iq_shader_script *script) {
     if (!script) return;
-    free(script->shaders);
-    free(script->strings);
-    free(script);
+    iqi_free(script->shaders);
+    iqi_free(script->strings);
+    iqi_free(script);
 }

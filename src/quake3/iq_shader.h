@@ -33,54 +33,79 @@ extern "C" {
 #define IQ_SHADER_MAX_NOTES 256          /* notes kept per script; note_count counts them all */
 #define IQ_SHADER_MAX_VALUE 1e9          /* any number in a script, in magnitude */
 
-/* -- Enums. 0 is always "none / not given" where that means something. */
-typedef enum iq_shader_wave_func {
-    IQ_WAVE_NONE = 0, IQ_WAVE_SIN, IQ_WAVE_SQUARE, IQ_WAVE_TRIANGLE, IQ_WAVE_SAWTOOTH,
-    IQ_WAVE_INVERSE_SAWTOOTH, IQ_WAVE_NOISE
-} iq_shader_wave_func;
-
+/* -- Enums. 0 is always "none / not given" where that means something. Each
+ * is an X-macro list, X(ENUM_SUFFIX, "name JS reads"), expanded here into the
+ * enum (values 0, 1, ... in list order) and in wasm/iq_wasm_tables.c into the
+ * constant table, so the C and the names JS sees cannot drift apart. */
+#define IQ_SHADER_WAVES(X) \
+    X(NONE, "none") X(SIN, "sin") X(SQUARE, "square") X(TRIANGLE, "triangle") X(SAWTOOTH, "sawtooth") \
+    X(INVERSE_SAWTOOTH, "inverseSawtooth") X(NOISE, "noise")
 /* GL blend factors. A stage blends when blend_src != IQ_BLEND_NONE; "GL_ONE GL_ZERO"
  * is stored as none/none, as Quake 3 does. */
-typedef enum iq_shader_blend {
-    IQ_BLEND_NONE = 0, IQ_BLEND_ONE, IQ_BLEND_ZERO, IQ_BLEND_DST_COLOR, IQ_BLEND_ONE_MINUS_DST_COLOR,
-    IQ_BLEND_SRC_ALPHA, IQ_BLEND_ONE_MINUS_SRC_ALPHA, IQ_BLEND_DST_ALPHA, IQ_BLEND_ONE_MINUS_DST_ALPHA,
-    IQ_BLEND_SRC_ALPHA_SATURATE, IQ_BLEND_SRC_COLOR, IQ_BLEND_ONE_MINUS_SRC_COLOR
-} iq_shader_blend;
-
-typedef enum iq_shader_alpha_func { IQ_ALPHA_ALL = 0, IQ_ALPHA_GT0, IQ_ALPHA_LT128, IQ_ALPHA_GE128 } iq_shader_alpha_func;
-typedef enum iq_shader_depth_func { IQ_DEPTH_LEQUAL = 0, IQ_DEPTH_EQUAL } iq_shader_depth_func;
+#define IQ_SHADER_BLENDS(X) \
+    X(NONE, "none") X(ONE, "GL_ONE") X(ZERO, "GL_ZERO") X(DST_COLOR, "GL_DST_COLOR") \
+    X(ONE_MINUS_DST_COLOR, "GL_ONE_MINUS_DST_COLOR") X(SRC_ALPHA, "GL_SRC_ALPHA") \
+    X(ONE_MINUS_SRC_ALPHA, "GL_ONE_MINUS_SRC_ALPHA") X(DST_ALPHA, "GL_DST_ALPHA") \
+    X(ONE_MINUS_DST_ALPHA, "GL_ONE_MINUS_DST_ALPHA") X(SRC_ALPHA_SATURATE, "GL_SRC_ALPHA_SATURATE") \
+    X(SRC_COLOR, "GL_SRC_COLOR") X(ONE_MINUS_SRC_COLOR, "GL_ONE_MINUS_SRC_COLOR")
+#define IQ_SHADER_ALPHA_FUNCS(X) X(ALL, "all") X(GT0, "GT0") X(LT128, "LT128") X(GE128, "GE128")
+#define IQ_SHADER_DEPTH_FUNCS(X) X(LEQUAL, "lequal") X(EQUAL, "equal")
 /* Which faces are drawn: front (the default; Quake 3's CT_FRONT_SIDED culls the back), back, both. */
-typedef enum iq_shader_cull { IQ_CULL_FRONT = 0, IQ_CULL_BACK, IQ_CULL_NONE } iq_shader_cull;
+#define IQ_SHADER_CULLS(X) X(FRONT, "front") X(BACK, "back") X(NONE, "none")
+#define IQ_SHADER_MAPS(X) \
+    X(NONE, "none")         /* no map line: Quake 3 drops such a stage ("stage with no image") */ \
+    X(IMAGE, "image")       /* map, clampMap (clamp = 1) or animMap (frame_count > 1) */ \
+    X(WHITE, "white")       /* $whiteimage */ \
+    X(LIGHTMAP, "lightmap") /* $lightmap: a model has none; draw as white or skip (docs) */
+#define IQ_SHADER_RGBGENS(X) \
+    X(IDENTITY_LIGHTING, "identityLighting") X(IDENTITY, "identity") X(ENTITY, "entity") \
+    X(ONE_MINUS_ENTITY, "oneMinusEntity") X(VERTEX, "vertex") X(EXACT_VERTEX, "exactVertex") \
+    X(ONE_MINUS_VERTEX, "oneMinusVertex") X(LIGHTING_DIFFUSE, "lightingDiffuse") X(WAVE, "wave") X(CONST, "const")
+#define IQ_SHADER_ALPHAGENS(X) \
+    X(IDENTITY, "identity") X(CONST, "const") X(WAVE, "wave") X(ENTITY, "entity") \
+    X(ONE_MINUS_ENTITY, "oneMinusEntity") X(VERTEX, "vertex") X(ONE_MINUS_VERTEX, "oneMinusVertex") \
+    X(LIGHTING_SPECULAR, "lightingSpecular") X(PORTAL, "portal")
+#define IQ_SHADER_TCGENS(X) X(BASE, "base") X(ENVIRONMENT, "environment") X(VECTOR, "vector") X(LIGHTMAP, "lightmap")
+#define IQ_SHADER_TCMODS(X) \
+    X(NONE, "none") X(SCROLL, "scroll") X(SCALE, "scale") X(ROTATE, "rotate") X(STRETCH, "stretch") \
+    X(TURB, "turb") X(TRANSFORM, "transform") X(ENTITY_TRANSLATE, "entityTranslate")
+#define IQ_SHADER_DEFORMS(X) \
+    X(NONE, "none") X(WAVE, "wave") X(NORMAL, "normal") X(BULGE, "bulge") X(MOVE, "move") \
+    X(AUTOSPRITE, "autosprite") X(AUTOSPRITE2, "autosprite2") X(PROJECTION_SHADOW, "projectionShadow") X(TEXT, "text")
 
-typedef enum iq_shader_map {
-    IQ_MAP_NONE = 0,      /* no map line: Quake 3 drops such a stage ("stage with no image") */
-    IQ_MAP_IMAGE,         /* map, clampMap (clamp = 1) or animMap (frame_count > 1) */
-    IQ_MAP_WHITE,         /* $whiteimage */
-    IQ_MAP_LIGHTMAP       /* $lightmap: a model has none; draw as white or skip (docs) */
-} iq_shader_map;
-
-typedef enum iq_shader_rgbgen {
-    IQ_RGBGEN_IDENTITY_LIGHTING = 0, IQ_RGBGEN_IDENTITY, IQ_RGBGEN_ENTITY, IQ_RGBGEN_ONE_MINUS_ENTITY,
-    IQ_RGBGEN_VERTEX, IQ_RGBGEN_EXACT_VERTEX, IQ_RGBGEN_ONE_MINUS_VERTEX, IQ_RGBGEN_LIGHTING_DIFFUSE,
-    IQ_RGBGEN_WAVE, IQ_RGBGEN_CONST
-} iq_shader_rgbgen;
-
-typedef enum iq_shader_alphagen {
-    IQ_ALPHAGEN_IDENTITY = 0, IQ_ALPHAGEN_CONST, IQ_ALPHAGEN_WAVE, IQ_ALPHAGEN_ENTITY, IQ_ALPHAGEN_ONE_MINUS_ENTITY,
-    IQ_ALPHAGEN_VERTEX, IQ_ALPHAGEN_ONE_MINUS_VERTEX, IQ_ALPHAGEN_LIGHTING_SPECULAR, IQ_ALPHAGEN_PORTAL
-} iq_shader_alphagen;
-
-typedef enum iq_shader_tcgen { IQ_TCGEN_BASE = 0, IQ_TCGEN_ENVIRONMENT, IQ_TCGEN_VECTOR, IQ_TCGEN_LIGHTMAP } iq_shader_tcgen;
-
-typedef enum iq_shader_tcmod_type {
-    IQ_TCMOD_NONE = 0, IQ_TCMOD_SCROLL, IQ_TCMOD_SCALE, IQ_TCMOD_ROTATE, IQ_TCMOD_STRETCH, IQ_TCMOD_TURB,
-    IQ_TCMOD_TRANSFORM, IQ_TCMOD_ENTITY_TRANSLATE
-} iq_shader_tcmod_type;
-
-typedef enum iq_shader_deform_type {
-    IQ_DEFORM_NONE = 0, IQ_DEFORM_WAVE, IQ_DEFORM_NORMAL, IQ_DEFORM_BULGE, IQ_DEFORM_MOVE, IQ_DEFORM_AUTOSPRITE,
-    IQ_DEFORM_AUTOSPRITE2, IQ_DEFORM_PROJECTION_SHADOW, IQ_DEFORM_TEXT
-} iq_shader_deform_type;
+#define IQ_X(name, word) IQ_WAVE_##name,
+typedef enum iq_shader_wave_func { IQ_SHADER_WAVES(IQ_X) } iq_shader_wave_func;
+#undef IQ_X
+#define IQ_X(name, word) IQ_BLEND_##name,
+typedef enum iq_shader_blend { IQ_SHADER_BLENDS(IQ_X) } iq_shader_blend;
+#undef IQ_X
+#define IQ_X(name, word) IQ_ALPHA_##name,
+typedef enum iq_shader_alpha_func { IQ_SHADER_ALPHA_FUNCS(IQ_X) } iq_shader_alpha_func;
+#undef IQ_X
+#define IQ_X(name, word) IQ_DEPTH_##name,
+typedef enum iq_shader_depth_func { IQ_SHADER_DEPTH_FUNCS(IQ_X) } iq_shader_depth_func;
+#undef IQ_X
+#define IQ_X(name, word) IQ_CULL_##name,
+typedef enum iq_shader_cull { IQ_SHADER_CULLS(IQ_X) } iq_shader_cull;
+#undef IQ_X
+#define IQ_X(name, word) IQ_MAP_##name,
+typedef enum iq_shader_map { IQ_SHADER_MAPS(IQ_X) } iq_shader_map;
+#undef IQ_X
+#define IQ_X(name, word) IQ_RGBGEN_##name,
+typedef enum iq_shader_rgbgen { IQ_SHADER_RGBGENS(IQ_X) } iq_shader_rgbgen;
+#undef IQ_X
+#define IQ_X(name, word) IQ_ALPHAGEN_##name,
+typedef enum iq_shader_alphagen { IQ_SHADER_ALPHAGENS(IQ_X) } iq_shader_alphagen;
+#undef IQ_X
+#define IQ_X(name, word) IQ_TCGEN_##name,
+typedef enum iq_shader_tcgen { IQ_SHADER_TCGENS(IQ_X) } iq_shader_tcgen;
+#undef IQ_X
+#define IQ_X(name, word) IQ_TCMOD_##name,
+typedef enum iq_shader_tcmod_type { IQ_SHADER_TCMODS(IQ_X) } iq_shader_tcmod_type;
+#undef IQ_X
+#define IQ_X(name, word) IQ_DEFORM_##name,
+typedef enum iq_shader_deform_type { IQ_SHADER_DEFORMS(IQ_X) } iq_shader_deform_type;
+#undef IQ_X
 
 /* The words 'sort' takes (ParseSort) and their shaderSort_t values; `sort`
  * may also be any number. */
@@ -96,21 +121,26 @@ typedef enum iq_shader_sort {
     IQ_SORT_BLEND0 = 9              /* what a blended shader without 'sort' gets (SS_BLEND0) */
 } iq_shader_sort;
 
-#define IQ_SHADER_NOMIPMAPS 1u       /* shader flags */
-#define IQ_SHADER_NOPICMIP 2u
-#define IQ_SHADER_POLYGON_OFFSET 4u
-#define IQ_SHADER_SKY 8u             /* skyparms (ignored, noted) */
-#define IQ_SHADER_PORTAL 16u
-#define IQ_SHADER_FOG 32u            /* fogparms (ignored, noted) */
-#define IQ_SHADER_ENTITY_MERGABLE 64u
-#define IQ_SHADER_REFUSED 128u       /* no stages, or more than 8: Quake 3 shows its default shader instead */
+/* Shader flags, X(NAME, "name JS reads", bit). */
+#define IQ_SHADER_FLAGS(X) \
+    X(NOMIPMAPS, "nomipmaps", 1u) X(NOPICMIP, "nopicmip", 2u) X(POLYGON_OFFSET, "polygonOffset", 4u) \
+    X(SKY, "sky", 8u)                  /* skyparms (ignored, noted) */ \
+    X(PORTAL, "portal", 16u) \
+    X(FOG, "fog", 32u)                 /* fogparms (ignored, noted) */ \
+    X(ENTITY_MERGABLE, "entityMergable", 64u) \
+    X(REFUSED, "refused", 128u)        /* no stages, or more than 8: Quake 3 shows its default shader instead */
+#define IQ_X(name, word, bit) IQ_SHADER_##name = bit,
+enum { IQ_SHADER_FLAGS(IQ_X) };
+#undef IQ_X
 
-typedef enum iq_shader_note_kind {
-    IQ_NOTE_UNKNOWN_KEYWORD = 0,  /* not a keyword we know: the rest of its line is skipped */
-    IQ_NOTE_UNKNOWN_VALUE,        /* a known keyword with a value it does not take: Quake 3's fallback is used */
-    IQ_NOTE_IGNORED,              /* known and deliberately not used (skyparms, fogparms, videoMap, ...) */
-    IQ_NOTE_OVER_LIMIT            /* animMap frames or deforms past the limit: the extra ones are ignored */
-} iq_shader_note_kind;
+#define IQ_SHADER_NOTES(X) \
+    X(UNKNOWN_KEYWORD, "unknown_keyword") /* not a keyword we know: the rest of its line is skipped */ \
+    X(UNKNOWN_VALUE, "unknown_value")     /* a known keyword with a value it does not take: Quake 3's fallback is used */ \
+    X(IGNORED, "ignored")                 /* known and deliberately not used (skyparms, fogparms, videoMap, ...) */ \
+    X(OVER_LIMIT, "over_limit")           /* animMap frames or deforms past the limit: the extra ones are ignored */
+#define IQ_X(name, word) IQ_NOTE_##name,
+typedef enum iq_shader_note_kind { IQ_SHADER_NOTES(IQ_X) } iq_shader_note_kind;
+#undef IQ_X
 
 /* -- Records (fixed size; JS reads them by the layout table in iq_wasm_tables.c) */
 
@@ -253,7 +283,7 @@ typedef struct iq_shader_stage_state {
 } iq_shader_stage_state;
 
 /* Evaluates a stage at env->time. Returns 0, or IQ_ERROR_INVALID_ARGUMENT. */
-int iq_shader_stage_eval(const iq_shader_stage *stage, const iq_shader_env *env, iq_shader_stage_state *out);
+iq_error_code iq_shader_stage_eval(const iq_shader_stage *stage, const iq_shader_env *env, iq_shader_stage_state *out);
 
 /* The stage's colour for each vertex (RGBA 0..1 into rgba[4 * n]), computed
  * as ComputeColors does: rgbGen then alphaGen, with lightingDiffuse and

@@ -321,7 +321,7 @@ void iq_shader_texcoords(const iq_shader_stage *st, const iq_shader_env *env, ui
 
 // -- A stage's state for the frame
 
-int iq_shader_stage_eval(const iq_shader_stage *st, const iq_shader_env *env, iq_shader_stage_state *out) {
+iq_error_code iq_shader_stage_eval(const iq_shader_stage *st, const iq_shader_env *env, iq_shader_stage_state *out) {
     if (!st || !env || !out || !(fabs(env->time) <= 1e9)) return IQ_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     int bytes[4];
@@ -348,7 +348,7 @@ int iq_shader_stage_eval(const iq_shader_stage *st, const iq_shader_env *env, iq
         if (index < 0) index = 0;
         out->frame = (uint32_t)(index % st->frame_count);
     }
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 // -- Deforms

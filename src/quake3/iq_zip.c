@@ -62,7 +62,7 @@ static void start(iqi_ctx *ctx, iq_error *error, iq_error *local, iq_zip_limits 
 
 // -- Step 1: the end record
 
-int iq_zip_find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
+static int find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
                           iq_zip_directory *out, iq_error *error) {
     iq_error local_error;
     iq_zip_limits lim;
@@ -214,8 +214,8 @@ iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir
         return NULL;
     }
     if (count < dir->entry_count) count = dir->entry_count; /* the missing ones fail in read_entry, located */
-    iq_zip *zip = calloc(1, sizeof *zip);
-    if (zip && count) zip->entries = calloc(count, sizeof *zip->entries);
+    iq_zip *zip = iqi_calloc(1, sizeof *zip);
+    if (zip && count) zip->entries = iqi_calloc(count, sizeof *zip->entries);
     if (!zip || (count && !zip->entries)) {
         iq_zip_free(zip);
         iqi_fail(&ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for %u zip entries", count);
@@ -231,7 +231,7 @@ iq_zip *iq_zip_read_directory(const void *directory, const iq_zip_directory *dir
     }
     zip->entry_count = count;
     /* a copy of the names, so that the local-header step can name entries in its errors */
-    zip->names = malloc(at ? (size_t)at : 1);
+    zip->names = iqi_malloc(at ? (size_t)at : 1);
     if (!zip->names) {
         iq_zip_free(zip);
         iqi_fail(&ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for a %llu-byte directory", (unsigned long long)at);
@@ -264,7 +264,7 @@ static int by_start(const void *a, const void *b) {
  * headers inside another entry's data are the overlapping-zip-bomb trick. */
 static int check_overlaps(iqi_ctx *ctx, const iq_zip *zip) {
     if (zip->entry_count < 2) return 1;
-    byte_range *r = malloc((size_t)zip->entry_count * sizeof *r);
+    byte_range *r = iqi_malloc((size_t)zip->entry_count * sizeof *r);
     if (!r) return iqi_fail(ctx, IQ_ERROR_OUT_OF_MEMORY, -1, "out of memory for %u entry ranges", zip->entry_count);
     for (uint32_t i = 0; i < zip->entry_count; i++) {
         const iq_zip_entry *e = &zip->entries[i];
@@ -282,14 +282,14 @@ static int check_overlaps(iqi_ctx *ctx, const iq_zip *zip) {
                  "entries (a zip bomb?)", entry_name(names + (x->name_offset - base), x->name_length, a),
                  (unsigned long long)r[i - 1].start, (unsigned long long)r[i - 1].end,
                  entry_name(names + (y->name_offset - base), y->name_length, b), (unsigned long long)r[i].start);
-        free(r);
+        iqi_free(r);
         return 0;
     }
-    free(r);
+    iqi_free(r);
     return 1;
 }
 
-int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error) {
+static int check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error) {
     iq_error local_error;
     iq_zip_limits lim;
     iqi_ctx ctx;
@@ -317,6 +317,23 @@ int iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq
 
 // -- All three over an archive in memory
 
+// -- Entry points of the steps: one iq_error_code each
+
+iq_error_code iq_zip_find_directory(const void *tail, size_t tail_size, uint64_t archive_size, const iq_zip_limits *limits,
+                                    iq_zip_directory *out, iq_error *error) {
+    iq_error local;
+    if (!error) error = &local;
+    return iqi_result(find_directory(tail, tail_size, archive_size, limits, out, error), error);
+}
+
+iq_error_code iq_zip_check_local_headers(iq_zip *zip, const void *headers, size_t size, iq_error *error) {
+    iq_error local;
+    if (!error) error = &local;
+    return iqi_result(check_local_headers(zip, headers, size, error), error);
+}
+
+// -- All three steps over a whole archive in memory
+
 iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, iq_error *error) {
     iq_error local_error;
     iq_zip_directory dir;
@@ -327,20 +344,20 @@ iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, 
     }
     const uint8_t *d = data;
     size_t tail = size < EOCD_SIZE + MAX_COMMENT ? size : EOCD_SIZE + MAX_COMMENT;
-    if (!iq_zip_find_directory(size >= EOCD_SIZE ? d + size - tail : d, size >= EOCD_SIZE ? tail : 0, size, limits, &dir, error))
+    if (!find_directory(size >= EOCD_SIZE ? d + size - tail : d, size >= EOCD_SIZE ? tail : 0, size, limits, &dir, error))
         return NULL;
     iq_zip *zip = iq_zip_read_directory(d + dir.offset, &dir, limits, error);
     if (!zip) return NULL;
     /* The local headers lie before the directory (checked above): gather their first 30 bytes. */
-    uint8_t *headers = malloc(zip->entry_count ? (size_t)zip->entry_count * LOCAL_SIZE : 1);
+    uint8_t *headers = iqi_malloc(zip->entry_count ? (size_t)zip->entry_count * LOCAL_SIZE : 1);
     if (!headers) {
         iq_zip_free(zip);
         iqi_set_error(error, IQ_ERROR_OUT_OF_MEMORY, "out of memory for %u local headers", dir.entry_count);
         return NULL;
     }
     for (uint32_t i = 0; i < zip->entry_count; i++) memcpy(headers + (size_t)i * LOCAL_SIZE, d + zip->entries[i].local_offset, LOCAL_SIZE);
-    int ok = iq_zip_check_local_headers(zip, headers, (size_t)zip->entry_count * LOCAL_SIZE, error);
-    free(headers);
+    int ok = check_local_headers(zip, headers, (size_t)zip->entry_count * LOCAL_SIZE, error);
+    iqi_free(headers);
     if (!ok) {
         iq_zip_free(zip);
         return NULL;
@@ -350,7 +367,7 @@ iq_zip *iq_zip_open(const void *data, size_t size, const iq_zip_limits *limits, 
 
 void iq_zip_free(iq_zip *zip) {
     if (!zip) return;
-    free(zip->entries);
-    free(zip->names);
-    free(zip);
+    iqi_free(zip->entries);
+    iqi_free(zip->names);
+    iqi_free(zip);
 }

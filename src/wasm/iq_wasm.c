@@ -55,7 +55,7 @@ static uint32_t add_slot(void *object, uint32_t kind, uint32_t owner, iq_error *
         }
         uint32_t grown = slot_count ? slot_count * 2 : 16;
         if (grown > MAX_SLOTS) grown = MAX_SLOTS;
-        slot *s = realloc(slots, grown * sizeof *s);
+        slot *s = iqi_realloc(slots, grown * sizeof *s);
         if (!s) {
             iqi_set_error(err, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the handle table");
             return 0;
@@ -110,20 +110,20 @@ IQ_EXPORT uint32_t iq_wasm_instance_create(uint32_t model_handle, iq_error *err)
     return handle;
 }
 
-/* Frees a model (with every instance made from it) or an instance. Returns 0,
- * or 1 when the handle is not live. */
-IQ_EXPORT uint32_t iq_wasm_dispose(uint32_t handle) {
+/* Frees a model (with every instance made from it) or an instance. Returns
+ * IQ_ERROR_NONE, or IQ_ERROR_DISPOSED when the handle is not live. */
+IQ_EXPORT iq_error_code iq_wasm_dispose(uint32_t handle) {
     slot *s = lookup(handle, SLOT_MODEL);
     if (s) {
         for (uint32_t i = 0; i < slot_count; i++)
             if (slots[i].kind == SLOT_INSTANCE && slots[i].owner == handle) free_slot(&slots[i]);
         free_slot(s);
-        return 0;
+        return IQ_ERROR_NONE;
     }
     s = lookup(handle, SLOT_INSTANCE);
-    if (!s) return 1;
+    if (!s) return IQ_ERROR_DISPOSED;
     free_slot(s);
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 /* The records behind a handle, for JS to read by layout; 0 when not live. The
@@ -151,79 +151,82 @@ static iq_instance *pose_target(uint32_t handle) {
 }
 
 /* Skins at a fractional global frame. Returns 0 or an error code. */
-IQ_EXPORT uint32_t iq_wasm_evaluate(uint32_t handle, float frame) {
+IQ_EXPORT iq_error_code iq_wasm_evaluate(uint32_t handle, float frame) {
     iq_instance *inst = pose_target(handle);
-    return inst ? (uint32_t)iq_instance_evaluate(inst, frame) : IQ_ERROR_DISPOSED;
+    return inst ? iq_instance_evaluate(inst, frame) : IQ_ERROR_DISPOSED;
 }
 
 /* MD3: morphs between any two frames (iq_instance_morph). Returns 0 or an error code. */
-IQ_EXPORT uint32_t iq_wasm_morph(uint32_t handle, uint32_t frame_a, uint32_t frame_b, float t) {
+IQ_EXPORT iq_error_code iq_wasm_morph(uint32_t handle, uint32_t frame_a, uint32_t frame_b, float t) {
     iq_instance *inst = pose_target(handle);
-    return inst ? (uint32_t)iq_instance_morph(inst, frame_a, frame_b, t) : IQ_ERROR_DISPOSED;
+    return inst ? iq_instance_morph(inst, frame_a, frame_b, t) : IQ_ERROR_DISPOSED;
 }
 
 /* Poses at args (see iq_wasm_pose_args); the playhead of args->play goes to *head. */
-IQ_EXPORT uint32_t iq_wasm_pose(uint32_t handle, const iq_wasm_pose_args *args, iq_playhead *head) {
+IQ_EXPORT iq_error_code iq_wasm_pose(uint32_t handle, const iq_wasm_pose_args *args, iq_playhead *head) {
     iq_instance *inst = pose_target(handle);
     if (!inst) return IQ_ERROR_DISPOSED;
-    return (uint32_t)iq_pose_instance(inst, &args->play, args->has_blend ? &args->blend : NULL, args->weight,
+    return iq_pose_instance(inst, &args->play, args->has_blend ? &args->blend : NULL, args->weight,
                                       args->skin != 0, head);
 }
 
 /* CPU skinning alone with the current skin matrices (the benchmark, and callers who pose once and skin later). */
-IQ_EXPORT uint32_t iq_wasm_skin(uint32_t handle) {
+IQ_EXPORT iq_error_code iq_wasm_skin(uint32_t handle) {
     iq_instance *inst = pose_target(handle);
     if (!inst) return IQ_ERROR_DISPOSED;
     iq_skin_vertices(inst);
-    return 0;
+    return IQ_ERROR_NONE;
 }
 
 /* Where play->animation of a model is at play->time. */
-IQ_EXPORT uint32_t iq_wasm_playhead(uint32_t handle, const iq_play *play, iq_playhead *out) {
+IQ_EXPORT iq_error_code iq_wasm_playhead(uint32_t handle, const iq_play *play, iq_playhead *out) {
     iq_model *m = model_of(handle);
     if (!m) return IQ_ERROR_DISPOSED;
-    return (uint32_t)iq_playhead_at(m, play->animation, play->time, &play->opts, out);
+    return iq_playhead_at(m, play->animation, play->time, &play->opts, out);
 }
 
 /* Where any clip is at play->time (play->animation is not read); handle 0: no model. */
-IQ_EXPORT uint32_t iq_wasm_clip_playhead(uint32_t handle, const iq_animation *clip, const iq_play *play,
+IQ_EXPORT iq_error_code iq_wasm_clip_playhead(uint32_t handle, const iq_animation *clip, const iq_play *play,
                                          iq_playhead *out) {
     iq_model *m = NULL;
     if (handle && !(m = model_of(handle))) return IQ_ERROR_DISPOSED;
-    return (uint32_t)iq_clip_playhead(m, clip, play->time, &play->opts, out);
+    return iq_clip_playhead(m, clip, play->time, &play->opts, out);
 }
 
 /* A joint's column-major model-space matrix into out[16]: at args when args is
  * not 0 (the instance untouched), else in the handle's last pose. */
-IQ_EXPORT uint32_t iq_wasm_joint_matrix(uint32_t handle, uint32_t joint, const iq_wasm_pose_args *args, float *out) {
+IQ_EXPORT iq_error_code iq_wasm_joint_matrix(uint32_t handle, uint32_t joint, const iq_wasm_pose_args *args, float *out) {
     iq_instance *inst = pose_target(handle);
     if (!inst) return IQ_ERROR_DISPOSED;
-    if (!args) return (uint32_t)iq_instance_joint_matrix(inst, joint, out);
-    return (uint32_t)iq_joint_matrix(inst->model, joint, &args->play, args->has_blend ? &args->blend : NULL,
+    if (!args) return iq_instance_joint_matrix(inst, joint, out);
+    return iq_joint_matrix(inst->model, joint, &args->play, args->has_blend ? &args->blend : NULL,
                                      args->weight, out);
 }
 
 /* Tag (index < tag_count) or joint (tag_count + j) between two global frames
- * into out[16]. Returns 1, 0 for an index out of range, 2 for a bad handle. */
-IQ_EXPORT uint32_t iq_wasm_tag_matrix(uint32_t handle, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
+ * into out[16]. IQ_ERROR_INVALID_ARGUMENT for an index out of range. */
+IQ_EXPORT iq_error_code iq_wasm_tag_matrix(uint32_t handle, uint32_t index, uint32_t frame_a, uint32_t frame_b, float blend,
                                       float *out) {
     iq_model *m = model_of(handle);
-    if (!m) return 2;
-    return (uint32_t)iq_tag_matrix_frames(m, index, frame_a, frame_b, blend, out);
+    if (!m) return IQ_ERROR_DISPOSED;
+    return iq_tag_matrix_frames(m, index, frame_a, frame_b, blend, out);
 }
 
 /* The same at a fractional global frame (clamped), split into frames by the C. */
-IQ_EXPORT uint32_t iq_wasm_tag_matrix_at(uint32_t handle, uint32_t index, float frame, float *out) {
+IQ_EXPORT iq_error_code iq_wasm_tag_matrix_at(uint32_t handle, uint32_t index, float frame, float *out) {
     iq_model *m = model_of(handle);
-    if (!m) return 2;
-    return (uint32_t)iq_tag_matrix_at(m, index, frame, out);
+    if (!m) return IQ_ERROR_DISPOSED;
+    return iq_tag_matrix_at(m, index, frame, out);
 }
 
 /* Appends the animations of `source` to `handle`'s model. Returns 0 or an error code with *err filled. */
-IQ_EXPORT uint32_t iq_wasm_attach_animations(uint32_t handle, uint32_t source, iq_error *err) {
+IQ_EXPORT iq_error_code iq_wasm_attach_animations(uint32_t handle, uint32_t source, iq_error *err) {
     iq_model *m = model_of(handle), *src = model_of(source);
-    if (!m || !src) return (uint32_t)iqi_set_error(err, IQ_ERROR_DISPOSED, "the model or the animation source was disposed");
-    return (uint32_t)iq_attach_animations(m, src, err);
+    if (!m || !src) {
+        iqi_set_error(err, IQ_ERROR_DISPOSED, "the model or the animation source was disposed");
+        return IQ_ERROR_DISPOSED;
+    }
+    return iq_attach_animations(m, src, err);
 }
 
 // -- Images
@@ -234,32 +237,32 @@ IQ_EXPORT iq_image *iq_wasm_decode_tga(const void *data, uint32_t size, iq_error
 }
 IQ_EXPORT void iq_wasm_image_free(iq_image *image) { iq_image_free(image); }
 
-// -- Quake 3 companion files, the Quake 3 clock, zip archives (src/iq_quake3.h)
+// -- Quake 3 companion files, the Quake 3 clock, zip archives (quake3/iq_quake3.h)
 
-/* Parse into *out (JS owns it). Return 1, or 0 with *err filled. */
-IQ_EXPORT uint32_t iq_wasm_parse_animation_cfg(const void *text, uint32_t size, iq_q3_config *out, iq_error *err) {
-    return (uint32_t)iq_q3_parse_animation_cfg(text, size, out, err);
+/* Parse into *out (JS owns it). An error code, with *err filled. */
+IQ_EXPORT iq_error_code iq_wasm_parse_animation_cfg(const void *text, uint32_t size, iq_q3_config *out, iq_error *err) {
+    return iq_q3_parse_animation_cfg(text, size, out, err);
 }
-IQ_EXPORT uint32_t iq_wasm_parse_skin(const void *text, uint32_t size, iq_skin *out, iq_error *err) {
-    return (uint32_t)iq_q3_parse_skin(text, size, out, err);
+IQ_EXPORT iq_error_code iq_wasm_parse_skin(const void *text, uint32_t size, iq_skin *out, iq_error *err) {
+    return iq_q3_parse_skin(text, size, out, err);
 }
 
-IQ_EXPORT uint32_t iq_wasm_q3_playhead(const iq_q3_animation *anim, double time, uint32_t part_frames, iq_playhead *out) {
-    return (uint32_t)iq_q3_playhead(anim, time, part_frames, out);
+IQ_EXPORT iq_error_code iq_wasm_q3_playhead(const iq_q3_animation *anim, double time, uint32_t part_frames, iq_playhead *out) {
+    return iq_q3_playhead(anim, time, part_frames, out);
 }
 
 /* The three steps of iq_quake3.h, so that only the archive's end, directory
  * and local headers are copied into the heap. */
-IQ_EXPORT uint32_t iq_wasm_zip_find_directory(const void *tail, uint32_t tail_size, double archive_size,
+IQ_EXPORT iq_error_code iq_wasm_zip_find_directory(const void *tail, uint32_t tail_size, double archive_size,
                                               const iq_zip_limits *limits, iq_zip_directory *out, iq_error *err) {
     if (!(archive_size >= 0 && archive_size < 1.8e19)) archive_size = 0;
-    return (uint32_t)iq_zip_find_directory(tail, tail_size, (uint64_t)archive_size, limits, out, err);
+    return iq_zip_find_directory(tail, tail_size, (uint64_t)archive_size, limits, out, err);
 }
 IQ_EXPORT iq_zip *iq_wasm_zip_read_directory(const void *directory, const iq_zip_directory *dir,
                                              const iq_zip_limits *limits, iq_error *err) {
     return iq_zip_read_directory(directory, dir, limits, err);
 }
-IQ_EXPORT uint32_t iq_wasm_zip_check_local_headers(iq_zip *zip, const void *headers, uint32_t size, iq_error *err) {
-    return (uint32_t)iq_zip_check_local_headers(zip, headers, size, err);
+IQ_EXPORT iq_error_code iq_wasm_zip_check_local_headers(iq_zip *zip, const void *headers, uint32_t size, iq_error *err) {
+    return iq_zip_check_local_headers(zip, headers, size, err);
 }
 IQ_EXPORT void iq_wasm_zip_free(iq_zip *zip) { iq_zip_free(zip); }

@@ -1,5 +1,5 @@
 /* What the WebAssembly files share (Emscripten builds only; build.sh leaves
- * every src/iq_wasm*.c out of the native builds): the export marker and the
+ * all of src/wasm/ out of the native builds): the export marker and the
  * call records JS writes, which the layout table (iq_wasm_tables.c) describes
  * and the exports (iq_wasm.c) take. */
 #ifndef IQ_WASM_INTERNAL_H

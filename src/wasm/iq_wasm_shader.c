@@ -1,4 +1,4 @@
-/* The shader scripts' exports (src/iq_shader.h): in interquake.wasm and in
+/* The shader scripts' exports (quake3/iq_shader.h): in interquake.wasm and in
  * interquake-shaders.wasm, the viewer's lazily fetched second WASM (build.sh).
  * They take no model: every array is passed in. */
 #include "wasm/iq_wasm_internal.h"
@@ -16,8 +16,8 @@ IQ_EXPORT int32_t iq_wasm_shader_find(const iq_shader_script *script, const char
 IQ_EXPORT void iq_wasm_shader_env_default(iq_shader_env *env) { iq_shader_env_default(env); }
 
 /* A stage's colour, texture matrices and animMap frame at env->time into *out. Returns 0 or an error code. */
-IQ_EXPORT uint32_t iq_wasm_shader_stage_eval(const iq_shader_stage *stage, const iq_shader_env *env, iq_shader_stage_state *out) {
-    return (uint32_t)iq_shader_stage_eval(stage, env, out);
+IQ_EXPORT iq_error_code iq_wasm_shader_stage_eval(const iq_shader_stage *stage, const iq_shader_env *env, iq_shader_stage_state *out) {
+    return iq_shader_stage_eval(stage, env, out);
 }
 
 IQ_EXPORT double iq_wasm_shader_wave_value(const iq_shader_wave *wave, double time) { return iq_shader_wave_value(wave, time); }

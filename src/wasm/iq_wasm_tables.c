@@ -163,7 +163,7 @@ static const iq_wasm_field layout[] = {
     F(iq_gltf_scene, materials, materials, PTR) F(iq_gltf_scene, materialCount, material_count, U32)
     F(iq_gltf_scene, clips, clips, PTR) F(iq_gltf_scene, clipCount, clip_count, U32)
     F(iq_gltf_scene, maxMorphTargets, max_morph_targets, U32)
-    /* Quake 3 shader scripts (src/iq_shader.h; the exports are in the section at the end) */
+    /* Quake 3 shader scripts (quake3/iq_shader.h; the exports are in wasm/iq_wasm_shader.c) */
     REC(iq_shader_wave) F(iq_shader_wave, func, func, U32) F(iq_shader_wave, base, base, F32)
     F(iq_shader_wave, amplitude, amplitude, F32) F(iq_shader_wave, phase, phase, F32) F(iq_shader_wave, frequency, frequency, F32)
     REC(iq_shader_tcmod) F(iq_shader_tcmod, type, type, U32) A(iq_shader_tcmod, params, params, F32)
@@ -252,47 +252,46 @@ static const iq_wasm_constant constants[] = {
     {"limit", "gltfMaxTargets", IQ_GLTF_MAX_TARGETS},
     {"version", "major", IQ_VERSION_MAJOR}, {"version", "minor", IQ_VERSION_MINOR},
     {"version", "patch", IQ_VERSION_PATCH},
-    /* Quake 3 shaders (src/iq_shader.h): names by value, as the C enums number them */
-    {"shader_wave", "none", IQ_WAVE_NONE}, {"shader_wave", "sin", IQ_WAVE_SIN}, {"shader_wave", "square", IQ_WAVE_SQUARE},
-    {"shader_wave", "triangle", IQ_WAVE_TRIANGLE}, {"shader_wave", "sawtooth", IQ_WAVE_SAWTOOTH},
-    {"shader_wave", "inverseSawtooth", IQ_WAVE_INVERSE_SAWTOOTH}, {"shader_wave", "noise", IQ_WAVE_NOISE},
-    {"shader_blend", "none", IQ_BLEND_NONE}, {"shader_blend", "GL_ONE", IQ_BLEND_ONE}, {"shader_blend", "GL_ZERO", IQ_BLEND_ZERO},
-    {"shader_blend", "GL_DST_COLOR", IQ_BLEND_DST_COLOR}, {"shader_blend", "GL_ONE_MINUS_DST_COLOR", IQ_BLEND_ONE_MINUS_DST_COLOR},
-    {"shader_blend", "GL_SRC_ALPHA", IQ_BLEND_SRC_ALPHA}, {"shader_blend", "GL_ONE_MINUS_SRC_ALPHA", IQ_BLEND_ONE_MINUS_SRC_ALPHA},
-    {"shader_blend", "GL_DST_ALPHA", IQ_BLEND_DST_ALPHA}, {"shader_blend", "GL_ONE_MINUS_DST_ALPHA", IQ_BLEND_ONE_MINUS_DST_ALPHA},
-    {"shader_blend", "GL_SRC_ALPHA_SATURATE", IQ_BLEND_SRC_ALPHA_SATURATE}, {"shader_blend", "GL_SRC_COLOR", IQ_BLEND_SRC_COLOR},
-    {"shader_blend", "GL_ONE_MINUS_SRC_COLOR", IQ_BLEND_ONE_MINUS_SRC_COLOR},
-    {"shader_alpha_func", "all", IQ_ALPHA_ALL}, {"shader_alpha_func", "GT0", IQ_ALPHA_GT0},
-    {"shader_alpha_func", "LT128", IQ_ALPHA_LT128}, {"shader_alpha_func", "GE128", IQ_ALPHA_GE128},
-    {"shader_depth_func", "lequal", IQ_DEPTH_LEQUAL}, {"shader_depth_func", "equal", IQ_DEPTH_EQUAL},
-    {"shader_cull", "front", IQ_CULL_FRONT}, {"shader_cull", "back", IQ_CULL_BACK}, {"shader_cull", "none", IQ_CULL_NONE},
-    {"shader_map", "none", IQ_MAP_NONE}, {"shader_map", "image", IQ_MAP_IMAGE}, {"shader_map", "white", IQ_MAP_WHITE},
-    {"shader_map", "lightmap", IQ_MAP_LIGHTMAP},
-    {"shader_rgbgen", "identityLighting", IQ_RGBGEN_IDENTITY_LIGHTING}, {"shader_rgbgen", "identity", IQ_RGBGEN_IDENTITY},
-    {"shader_rgbgen", "entity", IQ_RGBGEN_ENTITY}, {"shader_rgbgen", "oneMinusEntity", IQ_RGBGEN_ONE_MINUS_ENTITY},
-    {"shader_rgbgen", "vertex", IQ_RGBGEN_VERTEX}, {"shader_rgbgen", "exactVertex", IQ_RGBGEN_EXACT_VERTEX},
-    {"shader_rgbgen", "oneMinusVertex", IQ_RGBGEN_ONE_MINUS_VERTEX}, {"shader_rgbgen", "lightingDiffuse", IQ_RGBGEN_LIGHTING_DIFFUSE},
-    {"shader_rgbgen", "wave", IQ_RGBGEN_WAVE}, {"shader_rgbgen", "const", IQ_RGBGEN_CONST},
-    {"shader_alphagen", "identity", IQ_ALPHAGEN_IDENTITY}, {"shader_alphagen", "const", IQ_ALPHAGEN_CONST},
-    {"shader_alphagen", "wave", IQ_ALPHAGEN_WAVE}, {"shader_alphagen", "entity", IQ_ALPHAGEN_ENTITY},
-    {"shader_alphagen", "oneMinusEntity", IQ_ALPHAGEN_ONE_MINUS_ENTITY}, {"shader_alphagen", "vertex", IQ_ALPHAGEN_VERTEX},
-    {"shader_alphagen", "oneMinusVertex", IQ_ALPHAGEN_ONE_MINUS_VERTEX},
-    {"shader_alphagen", "lightingSpecular", IQ_ALPHAGEN_LIGHTING_SPECULAR}, {"shader_alphagen", "portal", IQ_ALPHAGEN_PORTAL},
-    {"shader_tcgen", "base", IQ_TCGEN_BASE}, {"shader_tcgen", "environment", IQ_TCGEN_ENVIRONMENT},
-    {"shader_tcgen", "vector", IQ_TCGEN_VECTOR}, {"shader_tcgen", "lightmap", IQ_TCGEN_LIGHTMAP},
-    {"shader_tcmod", "none", IQ_TCMOD_NONE}, {"shader_tcmod", "scroll", IQ_TCMOD_SCROLL}, {"shader_tcmod", "scale", IQ_TCMOD_SCALE},
-    {"shader_tcmod", "rotate", IQ_TCMOD_ROTATE}, {"shader_tcmod", "stretch", IQ_TCMOD_STRETCH}, {"shader_tcmod", "turb", IQ_TCMOD_TURB},
-    {"shader_tcmod", "transform", IQ_TCMOD_TRANSFORM}, {"shader_tcmod", "entityTranslate", IQ_TCMOD_ENTITY_TRANSLATE},
-    {"shader_deform", "none", IQ_DEFORM_NONE}, {"shader_deform", "wave", IQ_DEFORM_WAVE}, {"shader_deform", "normal", IQ_DEFORM_NORMAL},
-    {"shader_deform", "bulge", IQ_DEFORM_BULGE}, {"shader_deform", "move", IQ_DEFORM_MOVE},
-    {"shader_deform", "autosprite", IQ_DEFORM_AUTOSPRITE}, {"shader_deform", "autosprite2", IQ_DEFORM_AUTOSPRITE2},
-    {"shader_deform", "projectionShadow", IQ_DEFORM_PROJECTION_SHADOW}, {"shader_deform", "text", IQ_DEFORM_TEXT},
-    {"shader_note", "unknown_keyword", IQ_NOTE_UNKNOWN_KEYWORD}, {"shader_note", "unknown_value", IQ_NOTE_UNKNOWN_VALUE},
-    {"shader_note", "ignored", IQ_NOTE_IGNORED}, {"shader_note", "over_limit", IQ_NOTE_OVER_LIMIT},
-    {"shader_flag", "nomipmaps", IQ_SHADER_NOMIPMAPS}, {"shader_flag", "nopicmip", IQ_SHADER_NOPICMIP},
-    {"shader_flag", "polygonOffset", IQ_SHADER_POLYGON_OFFSET}, {"shader_flag", "sky", IQ_SHADER_SKY},
-    {"shader_flag", "portal", IQ_SHADER_PORTAL}, {"shader_flag", "fog", IQ_SHADER_FOG},
-    {"shader_flag", "entityMergable", IQ_SHADER_ENTITY_MERGABLE}, {"shader_flag", "refused", IQ_SHADER_REFUSED},
+    /* Quake 3 shaders (quake3/iq_shader.h): names by value, from the lists the enums are made of */
+#define IQ_X(name, word) {"shader_wave", word, IQ_WAVE_##name},
+    IQ_SHADER_WAVES(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_blend", word, IQ_BLEND_##name},
+    IQ_SHADER_BLENDS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_alpha_func", word, IQ_ALPHA_##name},
+    IQ_SHADER_ALPHA_FUNCS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_depth_func", word, IQ_DEPTH_##name},
+    IQ_SHADER_DEPTH_FUNCS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_cull", word, IQ_CULL_##name},
+    IQ_SHADER_CULLS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_map", word, IQ_MAP_##name},
+    IQ_SHADER_MAPS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_rgbgen", word, IQ_RGBGEN_##name},
+    IQ_SHADER_RGBGENS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_alphagen", word, IQ_ALPHAGEN_##name},
+    IQ_SHADER_ALPHAGENS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_tcgen", word, IQ_TCGEN_##name},
+    IQ_SHADER_TCGENS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_tcmod", word, IQ_TCMOD_##name},
+    IQ_SHADER_TCMODS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_deform", word, IQ_DEFORM_##name},
+    IQ_SHADER_DEFORMS(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word) {"shader_note", word, IQ_NOTE_##name},
+    IQ_SHADER_NOTES(IQ_X)
+#undef IQ_X
+#define IQ_X(name, word, bit) {"shader_flag", word, IQ_SHADER_##name},
+    IQ_SHADER_FLAGS(IQ_X)
+#undef IQ_X
 #define IQ_X(name, word, value) {"shader_sort", word, value},
     IQ_SHADER_SORTS(IQ_X)
 #undef IQ_X

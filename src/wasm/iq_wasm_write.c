@@ -18,7 +18,7 @@ IQ_EXPORT uint8_t *iq_wasm_write_iqm(uint32_t handle, uint32_t *size_out, iq_err
     size_t size = 0;
     uint8_t *bytes = iq_write_iqm(m, &size, err);
     if (bytes && size > UINT32_MAX) {
-        free(bytes);
+        iqi_free(bytes);
         iqi_set_error(err, IQ_ERROR_LIMIT, "the IQM file would not fit in 32-bit memory");
         return NULL;
     }
@@ -36,7 +36,7 @@ IQ_EXPORT uint8_t *iq_wasm_write_glb(const iq_gltf_scene *scene, uint32_t *size_
         iqi_set_error(err, IQ_ERROR_INVALID_ARGUMENT, "a glTF scene needs at least one part");
         return NULL;
     }
-    iq_gltf_part *parts = malloc(scene->part_count * sizeof *parts);
+    iq_gltf_part *parts = iqi_malloc(scene->part_count * sizeof *parts);
     if (!parts) {
         iqi_set_error(err, IQ_ERROR_OUT_OF_MEMORY, "out of memory for %u glTF parts", scene->part_count);
         return NULL;
@@ -61,6 +61,6 @@ IQ_EXPORT uint8_t *iq_wasm_write_glb(const iq_gltf_scene *scene, uint32_t *size_
     }
     if (bytes) *size_out = (uint32_t)size;
 done:
-    free(parts);
+    iqi_free(parts);
     return bytes;
 }

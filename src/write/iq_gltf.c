@@ -172,7 +172,7 @@ static int sb_reserve(gw *w, sbuf *b, size_t more) {
     if (b->n + more + 1 <= b->cap) return 1;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->n + more + 1) cap *= 2;
-    char *p = realloc(b->p, cap);
+    char *p = iqi_realloc(b->p, cap);
     if (!p) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the glTF JSON");
     b->p = p;
     b->cap = cap;
@@ -245,7 +245,7 @@ static char *iqi_gltf_dup_printf(gw *w, const char *fmt, ...) {
     va_end(ap);
     if (n < 0) n = 0;
     if ((size_t)n >= sizeof tmp) n = sizeof tmp - 1; /* long names are cut, never an error */
-    char *s = malloc((size_t)n + 1);
+    char *s = iqi_malloc((size_t)n + 1);
     if (!s) { iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for names"); return NULL; }
     memcpy(s, tmp, (size_t)n);
     s[n] = 0;
@@ -261,7 +261,7 @@ static uint8_t *iqi_gltf_bin_alloc(gw *w, uint64_t n, size_t *offset) {
         uint64_t cap = w->bcap ? w->bcap : 4096;
         while (cap < at + n) cap *= 2;
         if (cap > SIZE_MAX) { iqi_gltf_fail(w, IQ_ERROR_LIMIT, "the glTF binary data does not fit in memory"); return NULL; }
-        uint8_t *p = realloc(w->bin, (size_t)cap);
+        uint8_t *p = iqi_realloc(w->bin, (size_t)cap);
         if (!p) { iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the glTF binary data"); return NULL; }
         w->bin = p;
         w->bcap = (size_t)cap;
@@ -276,7 +276,7 @@ static float *iqi_gltf_scratch(gw *w, uint64_t floats) {
     if (w->failed) return NULL;
     if (floats > GLB_MAX / 4) { iqi_gltf_fail(w, IQ_ERROR_LIMIT, "the glTF binary data would be over 4 GiB"); return NULL; }
     if (floats > w->tmp_cap) {
-        float *p = realloc(w->tmp, (size_t)floats * 4 + 4);
+        float *p = iqi_realloc(w->tmp, (size_t)floats * 4 + 4);
         if (!p) { iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for glTF data"); return NULL; }
         w->tmp = p;
         w->tmp_cap = (size_t)floats;
@@ -349,11 +349,11 @@ static int32_t iqi_gltf_acc_ints(gw *w, const uint32_t *data, uint64_t n, uint32
 
 /* -- Nodes */
 static int32_t iqi_gltf_add_node(gw *w, int32_t parent, char *name) {
-    if (w->failed) { free(name); return -1; }
+    if (w->failed) { iqi_free(name); return -1; }
     if (w->n_nodes == w->nodes_cap) {
         uint32_t cap = w->nodes_cap ? w->nodes_cap * 2 : 64;
-        gnode *p = realloc(w->nodes, (size_t)cap * sizeof *p);
-        if (!p) { free(name); iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for nodes"); return -1; }
+        gnode *p = iqi_realloc(w->nodes, (size_t)cap * sizeof *p);
+        if (!p) { iqi_free(name); iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for nodes"); return -1; }
         w->nodes = p;
         w->nodes_cap = cap;
     }
@@ -428,12 +428,12 @@ static uint8_t *iqi_gltf_assemble(gw *w, size_t *size_out) {
     section(w, &js, "bufferViews", &w->views);
     if (w->blen) iqi_json_printf(w, &js, ",\"buffers\":[{\"byteLength\":%zu}]", (w->blen + 3) & ~(size_t)3);
     iqi_json_lit(w, &js, "}");
-    if (w->failed) { free(js.p); return NULL; }
+    if (w->failed) { iqi_free(js.p); return NULL; }
     uint64_t jlen = (js.n + 3) & ~(uint64_t)3, blen = (w->blen + 3) & ~(uint64_t)3;
     uint64_t total = 12 + 8 + jlen + (blen ? 8 + blen : 0);
-    if (total > UINT32_MAX) { free(js.p); iqi_gltf_fail(w, IQ_ERROR_LIMIT, "the GLB would be %llu bytes, over 4 GiB", (unsigned long long)total); return NULL; }
-    uint8_t *b = malloc((size_t)total);
-    if (!b) { free(js.p); iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the GLB"); return NULL; }
+    if (total > UINT32_MAX) { iqi_free(js.p); iqi_gltf_fail(w, IQ_ERROR_LIMIT, "the GLB would be %llu bytes, over 4 GiB", (unsigned long long)total); return NULL; }
+    uint8_t *b = iqi_malloc((size_t)total);
+    if (!b) { iqi_free(js.p); iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for the GLB"); return NULL; }
     memcpy(b, "glTF", 4);
     put_u32(b + 4, 2);
     put_u32(b + 8, (uint32_t)total);
@@ -448,7 +448,7 @@ static uint8_t *iqi_gltf_assemble(gw *w, size_t *size_out) {
         memcpy(c + 8, w->bin, w->blen);
         memset(c + 8 + w->blen, 0, (size_t)(blen - w->blen));
     }
-    free(js.p);
+    iqi_free(js.p);
     *size_out = (size_t)total;
     return b;
 }
@@ -516,7 +516,7 @@ static int add_clip(gw *w, const char *name, float fps, int loop) {
     c->name = iqi_gltf_dup_printf(w, "%s", name);
     c->fps = fps;
     c->loop = loop;
-    c->ranges = calloc(w->scene->part_count, sizeof *c->ranges);
+    c->ranges = iqi_calloc(w->scene->part_count, sizeof *c->ranges);
     w->n_clips++;
     if (!c->ranges) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for clips");
     return !w->failed;
@@ -532,7 +532,7 @@ static int make_clips(gw *w) {
         }
     if (!n) return 1;
     if (n > 1000000) return iqi_gltf_fail(w, IQ_ERROR_LIMIT, "%llu clips", (unsigned long long)n);
-    w->clips = calloc((size_t)n, sizeof *w->clips);
+    w->clips = iqi_calloc((size_t)n, sizeof *w->clips);
     if (!w->clips) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for clips");
     for (uint32_t c = 0; c < s->clip_count; c++) {
         const iq_gltf_clip *cl = &s->clips[c];
@@ -624,11 +624,11 @@ static int iqi_gltf_write_materials(gw *w) {
         material_json(w, mt->name ? mt->name : fallback, zero ? NULL : mt->base_color, tex, mt->alpha_mode, mt->alpha_cutoff, mt->double_sided != 0);
     }
     /* Parts without a material list: one plain material per mesh. */
-    w->part_mats = calloc(s->part_count, sizeof *w->part_mats);
+    w->part_mats = iqi_calloc(s->part_count, sizeof *w->part_mats);
     if (!w->part_mats) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for materials");
     for (uint32_t p = 0; p < s->part_count && !w->failed; p++) {
         const iq_model *m = s->parts[p].model;
-        w->part_mats[p] = malloc((size_t)m->mesh_count * 4 + 4);
+        w->part_mats[p] = iqi_malloc((size_t)m->mesh_count * 4 + 4);
         if (!w->part_mats[p]) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for materials");
         for (uint32_t i = 0; i < m->mesh_count; i++) {
             if (s->parts[p].mesh_materials) { w->part_mats[p][i] = s->parts[p].mesh_materials[i]; continue; }
@@ -646,10 +646,10 @@ static int iqi_gltf_write_materials(gw *w) {
  * (attributes shared by every mesh of the part, indices per mesh), meshes and skin. */
 
 static void free_vattrs(vattrs *va, uint32_t ncustom) {
-    for (uint32_t i = 0; va->custom_names && i < ncustom; i++) free(va->custom_names[i]);
-    free(va->custom_names);
-    free(va->custom);
-    free(va->indices);
+    for (uint32_t i = 0; va->custom_names && i < ncustom; i++) iqi_free(va->custom_names[i]);
+    iqi_free(va->custom_names);
+    iqi_free(va->custom);
+    iqi_free(va->indices);
 }
 
 /* Unit vectors as the spec wants (the validator checks); w of tangents +-1. */
@@ -673,8 +673,8 @@ static int32_t iqi_gltf_unit_vectors(gw *w, const float *src, uint32_t nv, int n
  * alignment allows. Non-finite values (a custom array is raw bytes) become 0. */
 static int write_custom(gw *w, const iq_model *m, vattrs *va) {
     uint32_t nc = m->custom_array_count, nv = m->vertex_count;
-    va->custom = malloc((size_t)nc * sizeof *va->custom + 1);
-    va->custom_names = calloc((size_t)nc + 1, sizeof *va->custom_names);
+    va->custom = iqi_malloc((size_t)nc * sizeof *va->custom + 1);
+    va->custom_names = iqi_calloc((size_t)nc + 1, sizeof *va->custom_names);
     if (!va->custom || !va->custom_names) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for custom arrays");
     for (uint32_t i = 0; i < nc; i++) {
         const iq_custom_array *ca = &m->custom_arrays[i];
@@ -707,9 +707,9 @@ static int write_custom(gw *w, const iq_model *m, vattrs *va) {
  * validator measures. */
 static int write_skin_attrs(gw *w, const iq_model *m, vattrs *va) {
     uint32_t nv = m->vertex_count;
-    uint32_t *j = malloc((size_t)nv * 16 + 16);
+    uint32_t *j = iqi_malloc((size_t)nv * 16 + 16);
     float *wt = iqi_gltf_scratch(w, (uint64_t)nv * 4);
-    if (!j || !wt) { free(j); return j ? 0 : iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for joints"); }
+    if (!j || !wt) { iqi_free(j); return j ? 0 : iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for joints"); }
     for (uint32_t v = 0; v < nv; v++) {
         uint32_t *jo = j + 4 * (size_t)v;
         float *wo = wt + 4 * (size_t)v;
@@ -739,7 +739,7 @@ static int write_skin_attrs(gw *w, const iq_model *m, vattrs *va) {
     }
     va->weights = iqi_gltf_acc_floats(w, wt, nv, 4, TARGET_ARRAY, 0);
     va->joints = iqi_gltf_acc_ints(w, j, (uint64_t)nv * 4, nv, 4, m->joint_count <= 256 ? CT_UBYTE : CT_USHORT, TARGET_ARRAY);
-    free(j);
+    iqi_free(j);
     return !w->failed;
 }
 
@@ -748,7 +748,7 @@ static int write_vertex_data(gw *w, const iq_model *m, vattrs *va) {
     memset(va, 0xFF, offsetof(vattrs, custom));
     va->custom = NULL;
     va->custom_names = NULL;
-    va->indices = malloc((size_t)m->mesh_count * sizeof *va->indices + 1);
+    va->indices = iqi_malloc((size_t)m->mesh_count * sizeof *va->indices + 1);
     if (!va->indices) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for meshes");
     if (!nv) {
         for (uint32_t i = 0; i < m->mesh_count; i++) va->indices[i] = -1;
@@ -772,7 +772,7 @@ static int write_vertex_data(gw *w, const iq_model *m, vattrs *va) {
         va->indices[i] = -1;
         if (!mesh->triangle_count || (uint64_t)mesh->first_triangle + mesh->triangle_count > m->triangle_count) continue;
         uint64_t n = 3ull * mesh->triangle_count;
-        uint32_t *idx = malloc((size_t)n * 4);
+        uint32_t *idx = iqi_malloc((size_t)n * 4);
         if (!idx) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for indices");
         const uint32_t *src = m->indices + 3ull * mesh->first_triangle;
         for (uint64_t t = 0; t < n; t += 3) {
@@ -782,7 +782,7 @@ static int write_vertex_data(gw *w, const iq_model *m, vattrs *va) {
         }
         /* 0xFFFF would be a restart value for UNSIGNED_SHORT; vertex_count <= 65535 keeps indices below it */
         va->indices[i] = iqi_gltf_acc_ints(w, idx, n, (uint32_t)n, 1, nv <= 65535 ? CT_USHORT : CT_UINT, TARGET_ELEMENTS);
-        free(idx);
+        iqi_free(idx);
         if (w->failed) return 0;
     }
     return !w->failed;
@@ -920,7 +920,7 @@ static int iqi_gltf_write_part(gw *w, uint32_t p, int32_t root) {
             pi->rest_node = iqi_gltf_add_node(w, pi->node, name);
             if (pi->rest_node >= 0) w->nodes[pi->rest_node].mesh = mesh;
         } else {
-            free(name);
+            iqi_free(name);
         }
         if (!w->failed && iqi_gltf_is_md3(m)) iqi_gltf_write_morph_part(w, p, &va);
     }
@@ -937,7 +937,7 @@ static int iqi_gltf_write_part(gw *w, uint32_t p, int32_t root) {
 static int add_chunk(gw *w, chunk c) {
     if (w->n_chunks == w->chunks_cap) {
         uint32_t cap = w->chunks_cap ? w->chunks_cap * 2 : 16;
-        chunk *p = realloc(w->chunks, (size_t)cap * sizeof *p);
+        chunk *p = iqi_realloc(w->chunks, (size_t)cap * sizeof *p);
         if (!p) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for morph chunks");
         w->chunks = p;
         w->chunks_cap = cap;
@@ -956,7 +956,7 @@ static int iqi_gltf_write_morph_part(gw *w, uint32_t p, const vattrs *va) {
     uint32_t nv = m->vertex_count;
     size_t stride = 3 * (size_t)nv;
     uint32_t max = w->scene->max_morph_targets ? w->scene->max_morph_targets : IQ_GLTF_MAX_TARGETS;
-    int32_t *targets = malloc(2 * sizeof(int32_t) * (IQ_GLTF_MAX_TARGETS + 1));
+    int32_t *targets = iqi_malloc(2 * sizeof(int32_t) * (IQ_GLTF_MAX_TARGETS + 1));
     if (!targets) return iqi_gltf_fail(w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for morph targets");
     for (uint32_t c = 0; c < w->n_clips && !w->failed; c++) {
         iq_gltf_range r = w->clips[c].ranges[p];
@@ -994,7 +994,7 @@ static int iqi_gltf_write_morph_part(gw *w, uint32_t p, const vattrs *va) {
             first = last;
         }
     }
-    free(targets);
+    iqi_free(targets);
     return !w->failed;
 }
 
@@ -1064,7 +1064,7 @@ static void quat_from_axes(float q[4], const float x[3], const float y[3], const
         d[3] = (m10 - m01) / s; d[0] = (m02 + m20) / s; d[1] = (m12 + m21) / s; d[2] = 0.25 * s;
     }
     for (int k = 0; k < 4; k++) q[k] = (float)d[k];
-    iqm_quat_normalize(q);
+    iqi_quat_normalize(q);
 }
 
 /* The same hemisphere as the previous key, so LINEAR slerp takes the short way. */
@@ -1079,7 +1079,7 @@ static void quat_follow(float q[4], const float *prev) {
 static void iqi_gltf_tag_trs(const iq_model *m, uint32_t tag, uint32_t frame_a, uint32_t frame_b, float blend, float t[3], float r[4],
                       float s[3]) {
     float a[16];
-    if (!iq_tag_matrix_frames(m, tag, frame_a, frame_b, blend, a)) memset(a, 0, sizeof a), a[0] = a[5] = a[10] = a[15] = 1;
+    if (iq_tag_matrix_frames(m, tag, frame_a, frame_b, blend, a) != IQ_ERROR_NONE) memset(a, 0, sizeof a), a[0] = a[5] = a[10] = a[15] = 1;
     float x[3] = {a[0], a[1], a[2]}, y[3] = {a[4], a[5], a[6]}, z[3] = {a[8], a[9], a[10]};
     float det = x[0] * (y[1] * z[2] - y[2] * z[1]) - y[0] * (x[1] * z[2] - x[2] * z[1]) + z[0] * (x[1] * y[2] - x[2] * y[1]);
     float sign = det < 0 ? -1.0f : 1.0f;
@@ -1121,7 +1121,7 @@ static int joint_channels(gw *w, anim_builder *ab, const iq_model *m, iq_gltf_ra
                 float *dst = o + (size_t)n * k;
                 memcpy(dst, v, (size_t)n * 4);
                 if (path == 1) {
-                    iqm_quat_normalize(dst);
+                    iqi_quat_normalize(dst);
                     quat_follow(dst, k ? dst - 4 : NULL);
                 }
                 for (int c = 0; c < n; c++) same &= v[c] == bv[c];
@@ -1193,26 +1193,26 @@ static int iqi_gltf_write_animation(gw *w, uint32_t c) {
         iqi_json_printf(w, &w->anims, "],\"extras\":{\"framerate\":%.9g,\"loop\":%s}}", (double)cl->fps, cl->loop ? "true" : "false");
         w->n_anims++;
     }
-    free(ab.samplers.p);
-    free(ab.channels.p);
+    iqi_free(ab.samplers.p);
+    iqi_free(ab.channels.p);
     return !w->failed;
 }
 
 // -- Entry points
 
 static void cleanup(gw *w) {
-    free(w->bin);
-    free(w->tmp);
+    iqi_free(w->bin);
+    iqi_free(w->tmp);
     sbuf *bufs[] = {&w->acc, &w->views, &w->meshes, &w->mats, &w->texs, &w->imgs, &w->skins, &w->anims};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) free(bufs[i]->p);
-    for (uint32_t i = 0; i < w->n_nodes; i++) { free(w->nodes[i].name); free(w->nodes[i].extras); }
-    free(w->nodes);
-    for (uint32_t i = 0; i < w->n_clips; i++) { free(w->clips[i].name); free(w->clips[i].ranges); }
-    free(w->clips);
-    free(w->chunks);
-    free(w->pinfo);
-    for (uint32_t p = 0; w->part_mats && p < w->scene->part_count; p++) free(w->part_mats[p]);
-    free(w->part_mats);
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) iqi_free(bufs[i]->p);
+    for (uint32_t i = 0; i < w->n_nodes; i++) { iqi_free(w->nodes[i].name); iqi_free(w->nodes[i].extras); }
+    iqi_free(w->nodes);
+    for (uint32_t i = 0; i < w->n_clips; i++) { iqi_free(w->clips[i].name); iqi_free(w->clips[i].ranges); }
+    iqi_free(w->clips);
+    iqi_free(w->chunks);
+    iqi_free(w->pinfo);
+    for (uint32_t p = 0; w->part_mats && p < w->scene->part_count; p++) iqi_free(w->part_mats[p]);
+    iqi_free(w->part_mats);
 }
 
 uint8_t *iq_write_glb(const iq_gltf_scene *scene, size_t *size, iq_error *error) {
@@ -1226,7 +1226,7 @@ uint8_t *iq_write_glb(const iq_gltf_scene *scene, size_t *size, iq_error *error)
     w.error = error;
     uint8_t *out = NULL;
     if (check_scene(&w) && make_clips(&w) && iqi_gltf_write_materials(&w)) {
-        w.pinfo = calloc(scene->part_count, sizeof *w.pinfo);
+        w.pinfo = iqi_calloc(scene->part_count, sizeof *w.pinfo);
         if (!w.pinfo) iqi_gltf_fail(&w, IQ_ERROR_OUT_OF_MEMORY, "out of memory for parts");
         static const float turn[4] = {-0.70710678f, 0, 0, 0.70710678f}; /* Z up -> Y up: -90 degrees about X */
         int32_t root = iqi_gltf_add_node(&w, -1, iqi_gltf_dup_printf(&w, "interquake_z_up"));

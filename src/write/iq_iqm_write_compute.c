@@ -90,10 +90,10 @@ int iqi_iqmw_compute_bounds(writer *w, float *out) {
         const iq_transform *locals = m->frame_poses ? m->frame_poses + (size_t)f * nj : NULL;
         for (uint32_t j = 0; j < nj; j++) {
             float local[12];
-            iqm_mat_from_transform(local, locals ? &locals[j] : &m->joints[j].bind);
-            if (m->joints[j].parent >= 0) iqm_mat_mul(world + 12 * j, world + 12 * m->joints[j].parent, local);
+            iqi_mat_from_transform(local, locals ? &locals[j] : &m->joints[j].bind);
+            if (m->joints[j].parent >= 0) iqi_mat_mul(world + 12 * j, world + 12 * m->joints[j].parent, local);
             else memcpy(world + 12 * j, local, sizeof local);
-            iqm_mat_mul(skin + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
+            iqi_mat_mul(skin + 12 * j, world + 12 * j, m->inverse_bind + 12 * j);
         }
         for (uint32_t c = 0; c < ncombo; c++) {
             double *b = blended + 12 * (size_t)c;

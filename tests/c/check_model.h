@@ -124,11 +124,11 @@ static inline int check_evaluate(iq_model *m) {
     for (uint64_t t = 0; t < places && t < 8192; t++)
         for (int k = 0; k < 3; k++) {
             float mat[16], fr = k == 0 ? 0.0f : k == 1 ? 0.5f * (float)m->frame_count : (float)m->frame_count - 0.25f;
-            if (iq_tag_matrix_at(m, (uint32_t)t, fr, mat) != 1) { IQT_BAD("tag matrix %llu missing", (unsigned long long)t); break; }
+            if (iq_tag_matrix_at(m, (uint32_t)t, fr, mat) != IQ_ERROR_NONE) { IQT_BAD("tag matrix %llu missing", (unsigned long long)t); break; }
             if (!iqt_all_finite(mat, 16)) { IQT_BAD("tag matrix %llu at %g not finite", (unsigned long long)t, fr); break; }
         }
     float none[16];
-    if (iq_tag_matrix_at(m, (uint32_t)places, 0, none) != 0 && places < UINT32_MAX) IQT_BAD("tag index past the end answered");
+    if (iq_tag_matrix_at(m, (uint32_t)places, 0, none) == IQ_ERROR_NONE && places < UINT32_MAX) IQT_BAD("tag index past the end answered");
     /* The animator on every animation (a few): playheads inside the animation,
      * poses and joint queries succeed and stay finite. */
     if (m->joint_count && !m->instance->skin_matrices_4x4) IQT_BAD("joints but no 4x4 skin matrices");

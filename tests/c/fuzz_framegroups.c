@@ -29,14 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     iq_error err;
     iq_model *m = iq_load_memory(model_bytes, sizeof model_bytes, NULL, &err);
     if (!m) abort();
-    int code = iq_apply_framegroups(m, (const char *)data, size, &err);
-    if (code == 0) {
+    if (iq_apply_framegroups(m, (const char *)data, size, &err) == IQ_ERROR_NONE) {
         if (check_model(m) || check_evaluate(m)) abort();
         for (uint32_t a = 0; a < m->animation_count; a++) {
             const iq_animation *an = &m->animations[a];
             if (!an->name || !an->frame_count || an->first_frame + an->frame_count > m->frame_count || !(an->framerate >= 1)) abort();
             iq_playhead head;
-            if (iq_playhead_at(m, a, 1.5, NULL, &head) != 0 || head.frame_a >= m->frame_count) abort();
+            if (iq_playhead_at(m, a, 1.5, NULL, &head) != IQ_ERROR_NONE || head.frame_a >= m->frame_count) abort();
         }
     } else if (err.code == IQ_ERROR_NONE) {
         abort();

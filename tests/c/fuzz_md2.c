@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (m) {
         if (check_model(m) || check_evaluate(m) || iqt_check_glb(m)) abort();
         if (m->frame_count > 1 && m->frame_positions) {
-            if (iq_instance_morph(m->instance, m->frame_count - 1, 0, 0.5f) != 0) abort();
+            if (iq_instance_morph(m->instance, m->frame_count - 1, 0, 0.5f) != IQ_ERROR_NONE) abort();
             if (m->vertex_count && !iqt_all_finite(m->instance->skinned_positions, 3 * m->vertex_count)) abort();
         }
         iq_free(m);

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (check_model(m) || check_evaluate(m) || iqt_check_glb(m)) abort(); /* the GLB writer too */
         for (uint32_t t = 0; t < m->tag_count; t++) {
             float mat[16];
-            if (iq_tag_matrix(m, m->tag_names[t], 0.5f, mat) != 1 || !iqt_all_finite(mat, 16)) abort();
+            if (iq_tag_matrix(m, m->tag_names[t], 0.5f, mat) != IQ_ERROR_NONE || !iqt_all_finite(mat, 16)) abort();
             for (int axis = 0; axis < 3; axis++) { /* orthonormalised, whatever the file held */
                 const float *a = mat + 4 * axis, *b = mat + 4 * ((axis + 1) % 3);
                 if (fabsf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] - 1) > 1e-4f) abort();

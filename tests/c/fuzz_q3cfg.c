@@ -10,7 +10,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     iq_q3_config c;
     iq_error err;
-    if (iq_q3_parse_animation_cfg(data, size, &c, &err)) {
+    if (iq_q3_parse_animation_cfg(data, size, &c, &err) == IQ_ERROR_NONE) {
         if (c.table_entries < IQ_Q3_REQUIRED_ENTRIES || c.table_entries > IQ_Q3_TABLE_ENTRIES) abort();
         for (int i = 0; i < IQ_Q3_ANIMATION_COUNT; i++) {
             const iq_q3_animation *a = &c.animations[i];

@@ -10,7 +10,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static iq_skin s;
     iq_error err;
-    if (iq_q3_parse_skin(data, size, &s, &err)) {
+    if (iq_q3_parse_skin(data, size, &s, &err) == IQ_ERROR_NONE) {
         if (s.surface_count > IQ_SKIN_MAX_SURFACES) abort();
         for (uint32_t i = 0; i < s.surface_count; i++) {
             const iq_skin_surface *f = &s.surfaces[i];

@@ -4,6 +4,7 @@
  * attaching animation files, and bad arguments. Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "sweeps.h"
 #include "interquake.h"
 #include <math.h>
 #include <string.h>
@@ -340,7 +341,7 @@ static void test_attach_other_parents(void) {
     CHECK(fabsf(out[12] - 1) < 1e-5f && fabsf(out[13] - 3) < 1e-5f && fabsf(out[14] - 1) < 1e-5f, "d at (%g, %g, %g)", out[12],
           out[13], out[14]);
     CHECK(fabsf(out[0]) < 1e-5f && fabsf(out[1] - 1) < 1e-5f && fabsf(out[2]) < 1e-5f, "d's x axis (%g, %g, %g)", out[0], out[1], out[2]);
-    CHECK(iq_tag_matrix(m, "d", 0, tag) == 1 && fabsf(tag[14] - 1) < 1e-5f, "the tag query agrees");
+    CHECK(iq_tag_matrix(m, "d", 0, tag) == IQ_ERROR_NONE && fabsf(tag[14] - 1) < 1e-5f, "the tag query agrees");
     CHECK(iq_pose_model(m, &play, NULL, 0, 1, NULL) == 0 && fabsf(m->instance->world_matrices[12 * 3 + 11] - 1) < 1e-5f, "posed world matrix");
     CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants");
 
@@ -373,7 +374,28 @@ static void test_attach_other_parents(void) {
     iq_free(m);
 }
 
+/* Instances and attached animations come from the library's heap too: each
+ * allocation failing in turn gives out_of_memory and leaves nothing. */
+static int instance_attempt(const void *arg, iq_error *err) {
+    iq_instance *inst = iq_instance_create(arg, err);
+    int ok = inst && iq_instance_evaluate(inst, 0.5f) == IQ_ERROR_NONE;
+    iq_instance_free(inst);
+    return ok;
+}
+
+static void test_allocation_failures(void) {
+    size_t n;
+    unsigned char *d = iqt_read_file(CORPUS "mrfixit/mrfixit.iqm", &n);
+    iq_error err;
+    iq_model *m = d ? iq_load_memory(d, n, NULL, &err) : NULL;
+    CHECK(m != NULL, "mrfixit.iqm");
+    if (m) iqt_allocation_sweep("iq_instance_create (mrfixit.iqm)", instance_attempt, m);
+    iq_free(m);
+    free(d);
+}
+
 int main(void) {
+    test_allocation_failures();
     test_attach_other_parents();
     test_playhead_on_paper();
     test_playhead_sweep();

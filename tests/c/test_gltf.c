@@ -11,6 +11,7 @@
 #include "interquake.h"
 #include "write/iq_gltf.h"
 #include "glb_check.h"
+#include "sweeps.h"
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -625,8 +626,72 @@ static void test_arguments(void) {
     CHECK(iq_write_glb(&scene, &n, &err) == NULL && err.code == IQ_ERROR_INVALID_ARGUMENT, "no parts");
 }
 
+// -- Every heap allocation of a write failing in turn (sweeps.h): a clean out_of_memory, nothing left
+
+static int glb_attempt(const void *arg, iq_error *err) {
+    size_t n;
+    uint8_t *b = iq_write_glb(arg, &n, err);
+    iq_free_bytes(b);
+    return b != NULL && n > 0;
+}
+
+static void test_allocation_failures(void) {
+    iq_error err;
+    /* skeletal: joints, a skin, a custom array, one looping clip */
+    const char *text = "# Inter-Quake Export\njoint \"root\" -1\npq 0 0 0 0 0 0 1\njoint \"arm\" 0\npq 1 0 0 0 0 0 1\n"
+                       "vertexarray custom0 ubyte 3 \"attr\"\nmesh body\nmaterial skin\n"
+                       "vp 0 0 0\nvn 0 0 1\nvt 0 0\nvb 0 1\nv0 1 2 3\nvp 1 0 0\nvn 0 0 1\nvt 1 0\nvb 1 1\nv0 4 5 6\n"
+                       "vp 0 1 0\nvn 0 0 1\nvt 0 1\nvb 1 0.5 0 0.5\nv0 7 8 9\nfm 0 1 2\n"
+                       "animation spin\nloop\nframe\npq 0 0 0 0 0 0 1\npq 1 0 0 0 0 0 1\n"
+                       "frame\npq 0 0 0 0 0 0.7071068 0.7071068\npq 1 0 0 0 0 0 1\n";
+    iq_model *skel = iqt_load_text(text, &err);
+    /* MD3: morph frames and tags; two parts on a tag, a textured material, two clips */
+    iq_model *upper = load_path(SARGE "upper.md3"), *head = load_path(SARGE "head.md3");
+    if (!skel || !upper || !head) { iq_free(skel); iq_free(upper); iq_free(head); return; }
+    iq_gltf_part one = {0};
+    one.model = skel;
+    iq_gltf_scene scene = {0};
+    scene.parts = &one;
+    scene.part_count = 1;
+    iqt_allocation_sweep("GLB of a skeletal IQE", glb_attempt, &scene);
+
+    static const uint8_t png[] = {0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0, 0, 0};
+    iq_gltf_material mat = {0};
+    mat.name = "skin";
+    mat.image = png;
+    mat.image_size = sizeof png;
+    mat.image_mime = "image/png";
+    uint32_t *mesh_mats = calloc(upper->mesh_count + 1, sizeof *mesh_mats);
+    iq_gltf_part parts[2] = {{0}};
+    parts[0].model = upper;
+    parts[0].name = "upper";
+    parts[0].mesh_materials = mesh_mats;
+    parts[1].model = head;
+    parts[1].name = "head";
+    parts[1].attached = 1;
+    parts[1].parent = 0;
+    parts[1].attach_index = tag_index(upper, "tag_head");
+    iq_gltf_range first[2] = {{0, 4}, {0, 1}}, second[2] = {{4, 3}, {0, 0}};
+    iq_gltf_clip clips[2] = {{"first", 10, 1, first}, {"second", 0, 0, second}};
+    iq_gltf_scene md3 = {0};
+    md3.parts = parts;
+    md3.part_count = 2;
+    md3.materials = &mat;
+    md3.material_count = 1;
+    md3.clips = clips;
+    md3.clip_count = 2;
+    md3.max_morph_targets = 2; /* several morph chunks per clip */
+    CHECK(parts[1].attach_index < upper->tag_count && upper->frame_count >= 7, "sarge's upper.md3 has tag_head and 7 frames");
+    iqt_allocation_sweep("GLB of two MD3 parts on a tag, a texture, two clips", glb_attempt, &md3);
+    free(mesh_mats);
+    iq_free(skel);
+    iq_free(upper);
+    iq_free(head);
+}
+
 int main(void) {
     test_arguments();
+    test_allocation_failures();
     test_hand_built();
     test_skeletal_corpus();
     test_guy();

@@ -629,9 +629,9 @@ static void test_numbers(void) {
     if (m) {
         float a[16], b[16];
         CHECK(strcmp(m->joints[0].name, "tag_\xe9\xad" "ead") == 0, "bytes kept");
-        CHECK(iq_tag_matrix(m, "tag_\xe9\xad" "ead", 0, a) == 1 && a[12] == 1 && a[13] == 2 && a[14] == 3, "found by its bytes");
-        CHECK(iq_tag_matrix_at(m, 0, 0, b) == 1 && memcmp(a, b, sizeof a) == 0, "and by index");
-        CHECK(iq_tag_matrix_at(m, 1, 0, b) == 0, "index past the joints");
+        CHECK(iq_tag_matrix(m, "tag_\xe9\xad" "ead", 0, a) == IQ_ERROR_NONE && a[12] == 1 && a[13] == 2 && a[14] == 3, "found by its bytes");
+        CHECK(iq_tag_matrix_at(m, 0, 0, b) == IQ_ERROR_NONE && memcmp(a, b, sizeof a) == 0, "and by index");
+        CHECK(iq_tag_matrix_at(m, 1, 0, b) == IQ_ERROR_INVALID_ARGUMENT, "index past the joints");
         iq_free(m);
     }
 }

@@ -58,7 +58,7 @@ static void test_corpus(void) {
             CHECK(check_evaluate(m) == 0, "%s evaluate", files[i]);
             for (uint32_t t = 0; t < m->tag_count; t++) {
                 float mat[16];
-                CHECK(iq_tag_matrix(m, m->tag_names[t], 1.5f, mat) == 1, "%s tag %u", files[i], t);
+                CHECK(iq_tag_matrix(m, m->tag_names[t], 1.5f, mat) == IQ_ERROR_NONE, "%s tag %u", files[i], t);
                 float x = mat[0] * mat[0] + mat[1] * mat[1] + mat[2] * mat[2];
                 float xy = mat[0] * mat[4] + mat[1] * mat[5] + mat[2] * mat[6];
                 CHECK(fabsf(x - 1) < 1e-5f && fabsf(xy) < 1e-5f && mat[15] == 1, "%s tag %u not orthonormal", files[i], t);
@@ -75,9 +75,9 @@ static void test_tag_matrix_arguments(void) {
     if (!d) { CHECK(0, "missing lower.md3"); return; }
     iq_model *m = load(d, n, NULL);
     float out[16] = {0};
-    CHECK(m && iq_tag_matrix(m, "tag_torso", 0.0f, out) == 1 && out[15] == 1, "tag_torso");
-    CHECK(iq_tag_matrix(m, "tag_none", 0.0f, out) == 0, "unknown tag");
-    CHECK(iq_tag_matrix(m, NULL, 0.0f, out) == 0 && iq_tag_matrix(NULL, "tag_torso", 0.0f, out) == 0, "NULL arguments");
+    CHECK(m && iq_tag_matrix(m, "tag_torso", 0.0f, out) == IQ_ERROR_NONE && out[15] == 1, "tag_torso");
+    CHECK(iq_tag_matrix(m, "tag_none", 0.0f, out) == IQ_ERROR_INVALID_ARGUMENT, "unknown tag");
+    CHECK(iq_tag_matrix(m, NULL, 0.0f, out) != IQ_ERROR_NONE && iq_tag_matrix(NULL, "tag_torso", 0.0f, out) != IQ_ERROR_NONE, "NULL arguments");
     float nan = 0.0f / 0.0f, at0[16], atnan[16], far[16], last[16];
     iq_tag_matrix(m, "tag_torso", 0.0f, at0);
     iq_tag_matrix(m, "tag_torso", nan, atnan);
@@ -175,10 +175,10 @@ static void test_numbers(void) {
     CHECK(m != NULL, "renamed tag: %s", err.message);
     if (m) {
         float a[16], b[16];
-        CHECK(iq_tag_matrix(m, "tag_\xe9\xad" "ead", 2.5f, a) == 1 && iq_tag_matrix_at(m, 0, 2.5f, b) == 1 &&
+        CHECK(iq_tag_matrix(m, "tag_\xe9\xad" "ead", 2.5f, a) == IQ_ERROR_NONE && iq_tag_matrix_at(m, 0, 2.5f, b) == IQ_ERROR_NONE &&
                   memcmp(a, b, sizeof a) == 0,
               "by bytes and by index");
-        CHECK(iq_tag_matrix_at(m, m->tag_count, 0, b) == 0, "no joints after the tags");
+        CHECK(iq_tag_matrix_at(m, m->tag_count, 0, b) == IQ_ERROR_INVALID_ARGUMENT, "no joints after the tags");
         iq_free(m);
     }
     free(c);

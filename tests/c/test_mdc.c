@@ -90,7 +90,7 @@ static void test_known_values(void) {
     p = m->frame_positions + 3 * (16 + 1);
     CHECK(p[0] == 1.0f + 1.0f / 64 && p[2] == 0.5f, "a base vertex (%g %g)", p[0], p[2]);
     float t[16];
-    CHECK(iq_tag_matrix(m, "tag_head", 1, t) == 1 && fabsf(t[0]) < 1e-5f && fabsf(t[1] - 1) < 1e-5f && t[12] == 1.0f && t[14] == 0.5f,
+    CHECK(iq_tag_matrix(m, "tag_head", 1, t) == IQ_ERROR_NONE && fabsf(t[0]) < 1e-5f && fabsf(t[1] - 1) < 1e-5f && t[12] == 1.0f && t[14] == 0.5f,
           "tag at frame 1");
     iq_free(m);
 }

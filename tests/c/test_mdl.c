@@ -90,7 +90,7 @@ static void test_framegroups(void) {
     iq_model *m = iq_load_memory(b.d, b.n, NULL, &err);
     if (!m) { CHECK(0, "load: %s", err.message); return; }
     const char text[] = "0 2 10 1 stand\n// a comment\n\n2 40 20 0 \"too long\" extra tokens\n5\n-3 1\n";
-    CHECK(iq_apply_framegroups(m, text, sizeof text - 1, &err) == 0, "apply: %s", err.message);
+    CHECK(iq_apply_framegroups(m, text, sizeof text - 1, &err) == IQ_ERROR_NONE, "apply: %s", err.message);
     CHECK(m->animation_count == 3 && strcmp(m->animations[0].name, "stand") == 0 && m->animations[0].framerate == 10.0f,
           "first group");
     CHECK(strcmp(m->animations[1].name, "too long") == 0 && m->animations[1].first_frame == 2 &&

@@ -9,7 +9,7 @@
 
 #define SARGE "../shared/corpus/md3/openarena/models/players/sarge/"
 
-static int cfg(const char *text, iq_q3_config *c, iq_error *err) { return iq_q3_parse_animation_cfg(text, strlen(text), c, err); }
+static int cfg(const char *text, iq_q3_config *c, iq_error *err) { return iq_q3_parse_animation_cfg(text, strlen(text), c, err) == IQ_ERROR_NONE; }
 
 /* The 25 required entries with round numbers: entry i starts at 10*i, has 5
  * frames (LEGS_WALK: -5), loops 0 except LEGS_RUN (3), fps 20 (LEGS_IDLE: 0). */
@@ -27,7 +27,7 @@ static void test_cfg_sarge(void) {
     if (!d) return;
     iq_q3_config c;
     iq_error err;
-    CHECK(iq_q3_parse_animation_cfg(d, n, &c, &err), "sarge: %s (line %u)", err.message, err.line);
+    CHECK((iq_q3_parse_animation_cfg(d, n, &c, &err) == IQ_ERROR_NONE), "sarge: %s (line %u)", err.message, err.line);
     CHECK(c.sex == 'm' && c.table_entries == 25, "sex %c entries %u", c.sex, c.table_entries);
     /* skip = 153 - 90 = 63 */
     CHECK(c.legs_skip == 63, "skip %d", c.legs_skip);
@@ -131,29 +131,29 @@ static void test_cfg_rules(void) {
     CHECK(cfg(text, &c, &err) && c.animations[IQ_Q3_BOTH_DEAD2].fps == 20, "comment glued to a number: %s", err.message);
     /* a NUL ends the text, as in the game */
     char with_nul[] = "sex f\0garbage";
-    CHECK(!iq_q3_parse_animation_cfg(with_nul, sizeof with_nul, &c, &err) && err.code == IQ_ERROR_BAD_ANIMATION, "NUL ends");
+    CHECK((iq_q3_parse_animation_cfg(with_nul, sizeof with_nul, &c, &err) != IQ_ERROR_NONE) && err.code == IQ_ERROR_BAD_ANIMATION, "NUL ends");
 
     /* the size rule: 19998 bytes load, 19999 do not */
     static char big[20001];
     memset(big, ' ', sizeof big);
     memcpy(big, table, strlen(table));
-    CHECK(iq_q3_parse_animation_cfg(big, 19998, &c, &err), "19998 bytes: %s", err.message);
-    CHECK(!iq_q3_parse_animation_cfg(big, 19999, &c, &err) && err.code == IQ_ERROR_LIMIT, "19999 bytes");
+    CHECK((iq_q3_parse_animation_cfg(big, 19998, &c, &err) == IQ_ERROR_NONE), "19998 bytes: %s", err.message);
+    CHECK(iq_q3_parse_animation_cfg(big, 19999, &c, &err) == IQ_ERROR_LIMIT && err.code == IQ_ERROR_LIMIT, "19999 bytes: the code returned is the one filled");
 }
 
-static int skin(const char *text, iq_skin *s, iq_error *err) { return iq_q3_parse_skin(text, strlen(text), s, err); }
+static int skin(const char *text, iq_skin *s, iq_error *err) { return iq_q3_parse_skin(text, strlen(text), s, err) == IQ_ERROR_NONE; }
 
 static void test_skins(void) {
     static iq_skin s;
     iq_error err;
     size_t n;
     unsigned char *d = iqt_read_file(SARGE "upper_red.skin", &n);
-    CHECK(d && iq_q3_parse_skin(d, n, &s, &err), "upper_red.skin");
+    CHECK(d && (iq_q3_parse_skin(d, n, &s, &err) == IQ_ERROR_NONE), "upper_red.skin");
     CHECK(s.surface_count == 1 && !strcmp(s.surfaces[0].name, "u_torso") &&
           !strcmp(s.surfaces[0].shader, "models/players/grism/redskin.tga"), "upper_red: %u", s.surface_count);
     free(d);
     d = iqt_read_file(SARGE "head_classic.skin", &n); /* ends in "tag_head" without a newline */
-    CHECK(d && iq_q3_parse_skin(d, n, &s, &err) && s.surface_count == 1 && !strcmp(s.surfaces[0].shader, "models/players/grism/morphedg.tga"),
+    CHECK(d && (iq_q3_parse_skin(d, n, &s, &err) == IQ_ERROR_NONE) && s.surface_count == 1 && !strcmp(s.surfaces[0].shader, "models/players/grism/morphedg.tga"),
           "head_classic");
     free(d);
 
@@ -208,7 +208,7 @@ static void test_fixtures(void) {
     static iq_q3_config c;
     static iq_skin s;
     unsigned char *d = iqt_read_file("tests/fixtures/q3/animation.cfg", &n);
-    CHECK(d && iq_q3_parse_animation_cfg(d, n, &c, &err), "fixture cfg: %s", d ? err.message : "missing");
+    CHECK(d && (iq_q3_parse_animation_cfg(d, n, &c, &err) == IQ_ERROR_NONE), "fixture cfg: %s", d ? err.message : "missing");
     CHECK(c.sex == 'f' && c.footsteps == IQ_Q3_FOOTSTEPS_BOOT && c.head_offset[2] == -2.5f && c.fixed_legs && c.fixed_torso,
           "fixture keywords");
     CHECK(c.table_entries == 31 && c.animations[IQ_Q3_TORSO_GETFLAG].first_frame == 90 &&
@@ -217,7 +217,7 @@ static void test_fixtures(void) {
           c.animations[IQ_Q3_TORSO_GESTURE].frame_lerp == 1000, "fixture run, gesture");
     free(d);
     d = iqt_read_file("tests/fixtures/q3/upper_test.skin", &n);
-    CHECK(d && iq_q3_parse_skin(d, n, &s, &err) && s.surface_count == 3, "fixture skin");
+    CHECK(d && (iq_q3_parse_skin(d, n, &s, &err) == IQ_ERROR_NONE) && s.surface_count == 3, "fixture skin");
     CHECK(!strcmp(s.surfaces[0].name, "u_torso") && !strcmp(s.surfaces[0].shader, "models/players/test/body.tga") &&
           !strcmp(s.surfaces[1].shader, "models/players/test/wings") && !strcmp(s.surfaces[2].name, "u_visor") &&
           s.surfaces[2].shader[0] == 0, "fixture skin surfaces");

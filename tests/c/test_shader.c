@@ -2,8 +2,10 @@
  * tests/fixtures/shaders/every_keyword.shader read back), errors with line and
  * column, notes for what is not read, limits, name resolution; and every
  * per-frame formula against values worked out by hand (the derivation is in
- * the comment above each check). Run from the project root. */
+ * the comment above each check); every heap allocation of a parse failing in
+ * turn. Run from the project root. */
 #include "check.h"
+#include "sweeps.h"
 #include "quake3/iq_shader.h"
 #include <math.h>
 #include <string.h>
@@ -549,8 +551,39 @@ static void test_deforms(void) {
     CHECK(iq_shader_deform_vertices(&sh, &env, 2, pos, nrm, st) == 1 && pos[5] == before, "autosprite skipped");
 }
 
+// -- Every heap allocation of a parse failing in turn (sweeps.h): a clean out_of_memory, nothing left
+
+typedef struct { const unsigned char *text; size_t size; uint32_t shaders; } script_bytes;
+
+static int parse_attempt(const void *arg, iq_error *err) {
+    const script_bytes *b = arg;
+    iq_shader_script *s = iq_shader_parse(b->text, b->size, err);
+    int ok = s && s->shader_count == b->shaders;
+    iq_shader_free(s);
+    return ok;
+}
+
+static void test_allocation_failures(void) {
+    size_t n;
+    unsigned char *d = iqt_read_file("tests/fixtures/shaders/every_keyword.shader", &n);
+    CHECK(d != NULL, "every_keyword.shader missing");
+    if (!d) return;
+    iq_shader_script *s = iq_shader_parse(d, n, NULL);
+    script_bytes b = {d, n, s ? s->shader_count : 0};
+    iq_shader_free(s);
+    iqt_allocation_sweep("every_keyword.shader", parse_attempt, &b);
+    /* more shaders than the first block of 16 holds: the array grows, and each growth fails in turn */
+    static char many[40 * 32];
+    size_t at = 0;
+    for (int i = 0; i < 40; i++) at += (size_t)snprintf(many + at, sizeof many - at, "s%d { cull none }\n", i);
+    script_bytes m = {(const unsigned char *)many, at, 40};
+    iqt_allocation_sweep("40 shaders", parse_attempt, &m);
+    free(d);
+}
+
 int main(void) {
     test_every_keyword();
+    test_allocation_failures();
     test_defaults_and_sort();
     test_notes();
     test_errors();

@@ -1,9 +1,10 @@
 /* Native tests of the zip (.pk3) central directory reader (src/quake3/iq_zip.c) under
  * ASan/UBSan: a stored archive written here from APPNOTE, every prefix and
  * every byte patched, each refusal with its code and offset, the three steps
- * the JS API calls. Also writes seed archives for fuzz_zip. Run from the
- * repository root. */
+ * the JS API calls, every heap allocation failing in turn. Also writes seed
+ * archives for fuzz_zip. Run from the repository root. */
 #include "check.h"
+#include "sweeps.h"
 #include "quake3/iq_quake3.h"
 #include <stdint.h>
 #include <string.h>
@@ -160,13 +161,13 @@ static void test_zip(void) {
     /* the three steps directly, as the JS API calls them; misuse is an argument error */
     {
         iq_zip_directory dirinfo;
-        CHECK(iq_zip_find_directory(zip + n - 22, 22, n, NULL, &dirinfo, &err) && dirinfo.offset == dir &&
+        CHECK((iq_zip_find_directory(zip + n - 22, 22, n, NULL, &dirinfo, &err) == IQ_ERROR_NONE) && dirinfo.offset == dir &&
               dirinfo.entry_count == 3 && dirinfo.end_record == n - 22, "find_directory from the last 22 bytes");
-        CHECK(!iq_zip_find_directory(zip, n, n - 1, NULL, &dirinfo, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "tail > archive");
+        CHECK((iq_zip_find_directory(zip, n, n - 1, NULL, &dirinfo, &err) != IQ_ERROR_NONE) && err.code == IQ_ERROR_INVALID_ARGUMENT, "tail > archive");
         iq_zip_find_directory(zip + n - 22, 22, n, NULL, &dirinfo, &err);
         iq_zip *steps = iq_zip_read_directory(zip + dir, &dirinfo, NULL, &err);
         CHECK(steps && steps->entries[1].local_offset == 30 + 30 + 5 && steps->entries[1].data_offset == 0, "read_directory");
-        CHECK(steps && !iq_zip_check_local_headers(steps, zip, 89, &err) && err.code == IQ_ERROR_INVALID_ARGUMENT, "header size");
+        CHECK(steps && (iq_zip_check_local_headers(steps, zip, 89, &err) != IQ_ERROR_NONE) && err.code == IQ_ERROR_INVALID_ARGUMENT, "header size");
         iq_zip_free(steps);
         iq_zip_directory lie = dirinfo;
         lie.entry_count = 1000;
@@ -306,8 +307,45 @@ static void test_ratio_bomb(void) {
     free(d);
 }
 
+// -- Every heap allocation failing in turn (sweeps.h): a clean out_of_memory, nothing left
+
+typedef struct { const unsigned char *data; size_t size; } zip_bytes;
+
+static int open_attempt(const void *arg, iq_error *err) {
+    const zip_bytes *z = arg;
+    iq_zip *zip = iq_zip_open(z->data, z->size, NULL, err);
+    int ok = zip && zip->entry_count == 40;
+    iq_zip_free(zip);
+    return ok;
+}
+
+/* The three steps the JS API calls, as it calls them. */
+static int steps_attempt(const void *arg, iq_error *err) {
+    const zip_bytes *z = arg;
+    iq_zip_directory dir;
+    if (iq_zip_find_directory(z->data + z->size - 22, 22, z->size, NULL, &dir, err) != IQ_ERROR_NONE) return 0;
+    iq_zip *zip = iq_zip_read_directory(z->data + dir.offset, &dir, NULL, err);
+    if (!zip) return 0;
+    unsigned char *headers = malloc((size_t)zip->entry_count * 30 + 1);
+    for (uint32_t i = 0; i < zip->entry_count; i++) memcpy(headers + 30 * (size_t)i, z->data + zip->entries[i].local_offset, 30);
+    int ok = iq_zip_check_local_headers(zip, headers, (size_t)zip->entry_count * 30, err) == IQ_ERROR_NONE;
+    free(headers);
+    iq_zip_free(zip);
+    return ok;
+}
+
+static void test_allocation_failures(void) {
+    size_t n;
+    unsigned char *d = write_many(40, 40, &n);
+    zip_bytes z = {d, n};
+    iqt_allocation_sweep("iq_zip_open (40 entries)", open_attempt, &z);
+    iqt_allocation_sweep("the three zip steps (40 entries)", steps_attempt, &z);
+    free(d);
+}
+
 int main(void) {
     test_zip();
+    test_allocation_failures();
     test_understated_count();
     test_overlaps();
     test_ratio_bomb();

@@ -351,8 +351,7 @@ export function writeScene(lib, spec, file) {
       clips: clipRecords, clipCount: clips.length, maxMorphTargets: spec.maxMorphTargets ?? 0,
     }]);
     const sizePtr = heap.alloc(4);
-    const ptr = wasm.exports.iq_wasm_write_glb(scene, sizePtr, wasm.errorPtr);
-    if (!ptr) throw wasm.lastError(file);
+    const ptr = wasm.make('iq_wasm_write_glb', [scene, sizePtr, wasm.errorPtr], file);
     const bytes = wasm.copy(ptr, wasm.u32(sizePtr));
     wasm.free(ptr);
     return bytes;

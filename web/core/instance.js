@@ -8,18 +8,17 @@ import { Views, collected, definePosing, disposeSymbol } from './posing.js';
 export class Instance {
   constructor(model) {
     const wasm = model._wasm;
-    const handle = wasm.exports.iq_wasm_instance_create(model._handle, wasm.errorPtr);
-    if (!handle) throw wasm.lastError(model.name);
+    const handle = wasm.make('iq_wasm_instance_create', [model._handle, wasm.errorPtr], model.name);
     this._model = model;
     this._wasm = wasm;
     this._handle = handle;
     this._disposed = false;
     this._views = new Views(wasm);
-    this._inst = wasm.read('iq_instance', wasm.exports.iq_wasm_instance(handle));
+    this._inst = wasm.read('iq_instance', wasm.value('iq_wasm_instance', handle));
     // The model keeps its instances only weakly, so an instance dropped without dispose() is collected.
     this._weak = new WeakRef(this);
     model._instances.add(this._weak);
-    collected?.register(this, { exports: wasm.exports, handle }, this);
+    collected?.register(this, { wasm, handle }, this);
   }
 
   get model() { return this._model; }
@@ -40,7 +39,7 @@ export class Instance {
     this._markDisposed();
     this._model._instances.delete(this._weak);
     collected?.unregister(this);
-    this._wasm.exports.iq_wasm_dispose(this._handle);
+    this._wasm.call('iq_wasm_dispose', [this._handle], { allow: ['disposed'] });
   }
 }
 definePosing(Instance);

@@ -32,18 +32,18 @@ export class Interquake {
   }
 
   /** The formats load() reads now, by name (from the C: this build's readers, and the readers' WASM once loaded). */
-  get formats() {
-    const names = Object.keys(this._wasm.constants.format).filter((f) => f !== 'auto');
-    return names.filter((f) => this._reads(f) || this._readers?._reads(f));
-  }
+  get formats() { return Object.keys(this._wasm.constants.format).filter((f) => f !== 'auto' && this.readsFormat(f)); }
 
-  _reads(format) { return this._wasm.exports.iq_wasm_format_readable(this._wasm.constants.format[format]) === 1; }
+  _reads(format) {
+    const wasm = this._wasm;
+    return format === 'framegroups' ? wasm.has('iq_wasm_apply_framegroups') : wasm.value('iq_wasm_format_readable', wasm.constants.format[format]) === 1;
+  }
 
   /** The format the file's magic bytes name ('md2', 'mdl', ...; 'unknown' for none), whether or not this build reads it. */
   formatOf(bytes) {
     const input = toBytes(bytes, 'formatOf()');
     const wasm = this._wasm;
-    const index = wasm.withBytes(input.subarray(0, 64), (ptr, n) => wasm.exports.iq_wasm_detect_format(ptr, n));
+    const index = wasm.withBytes(input.subarray(0, 64), (ptr, n) => wasm.value('iq_wasm_detect_format', ptr, n));
     return index ? wasm.names.format[index] : 'unknown';
   }
 
@@ -54,23 +54,15 @@ export class Interquake {
    */
   loadReaders() {
     if (this._readers || !this._readerSource) return Promise.resolve();
-    this._readersLoading ??= instantiate(this._readerSource).then((wasm) => {
-      this._readers = new Interquake(wasm);
-    }).catch((err) => {
-      this._readersLoading = null; // a later call may retry
-      throw err;
-    });
-    return this._readersLoading;
+    return (this._readersLoading ??= instantiate(this._readerSource).then((wasm) => { this._readers = new Interquake(wasm); },
+      (err) => { this._readersLoading = null; throw err; })); // a later call may retry
   }
 
   /**
    * true when load() reads the format now (format 'framegroups': takes options.framegroups); false
    * when it needs loadReaders() first (or no build reads it).
    */
-  readsFormat(format) {
-    const here = (lib) => Boolean(lib) && (format === 'framegroups' ? lib._wasm.has('iq_wasm_apply_framegroups') : lib._reads(format));
-    return here(this) || here(this._readers);
-  }
+  readsFormat(format) { return this._reads(format) || Boolean(this._readers?._reads(format)); }
 
   /**
    * Loads a model (IQM, IQE, MD3, MD2, MDL...) from bytes. The format comes from the magic bytes;
@@ -86,20 +78,16 @@ export class Interquake {
     if (formatIndex === undefined) throw new InterquakeError('invalid_argument', `unknown format '${format}'`, { file: name });
     // The one-file element's WASM leaves some readers (and .framegroups) to interquake-readers.wasm.
     const wanted = format === 'auto' ? this.formatOf(input) : format;
-    const missing = wanted !== 'unknown' && !this._reads(wanted) ? wanted.toUpperCase()
-      : framegroups != null && !wasm.has('iq_wasm_apply_framegroups') ? '.framegroups' : null;
-    if (missing && this._readerSource) {
-      if (this._readers) return this._readers.load(input, options);
-      throw new InterquakeError('unavailable', `${missing} is read by interquake-readers.wasm with this WASM build: await iq.loadReaders() first`, { file: name });
+    if (this._readerSource && ((wanted !== 'unknown' && !this._reads(wanted)) || (framegroups != null && !this._reads('framegroups')))) {
+      if (!this._readers) throw new InterquakeError('unavailable', `${wanted}: needs await iq.loadReaders()`, { file: name });
+      return this._readers.load(input, options);
     }
-    const handle = wasm.withBytes(input, (ptr, n) => wasm.exports.iq_wasm_load(ptr, n, formatIndex, wasm.errorPtr), name);
-    if (!handle) throw wasm.lastError(name);
+    const handle = wasm.makeWithBytes(input, 'iq_wasm_load', [formatIndex, wasm.errorPtr], name);
     const model = new Model(this, handle, name);
     if (framegroups != null) {
       try {
         const text = typeof framegroups === 'string' ? new TextEncoder().encode(framegroups) : toBytes(framegroups, 'load() framegroups', name);
-        const code = wasm.withBytes(text, (ptr, n) => wasm.exports.iq_wasm_apply_framegroups(handle, ptr, n, wasm.errorPtr), name);
-        if (code) throw wasm.lastError(name);
+        wasm.withBytes(text, (ptr, n) => wasm.call('iq_wasm_apply_framegroups', [handle, ptr, n, wasm.errorPtr], { file: name }), name);
         model._readRecords();
       } catch (err) {
         model.dispose();
@@ -121,8 +109,7 @@ export class Interquake {
     const wasm = this._wasm;
     wasm.need('iq_wasm_write_iqm', 'writeIQM()');
     const sizePtr = wasm.scratch;
-    const ptr = wasm.exports.iq_wasm_write_iqm(model._handle, sizePtr, wasm.errorPtr);
-    if (!ptr) throw wasm.lastError(model.name);
+    const ptr = wasm.make('iq_wasm_write_iqm', [model._handle, sizePtr, wasm.errorPtr], model.name);
     const bytes = wasm.copy(ptr, wasm.u32(sizePtr));
     wasm.free(ptr);
     return bytes;
@@ -157,13 +144,12 @@ export class Interquake {
     const { name } = options;
     const input = toBytes(bytes, 'decodeTGA()', name);
     const wasm = this._wasm;
-    const image = wasm.withBytes(input, (ptr, n) => wasm.exports.iq_wasm_decode_tga(ptr, n, wasm.errorPtr), name);
-    if (!image) throw wasm.lastError(name);
+    const image = wasm.makeWithBytes(input, 'iq_wasm_decode_tga', [wasm.errorPtr], name);
     try {
       const { width, height, data } = wasm.read('iq_image', image);
       return { width, height, data: wasm.copy(data, width * height * 4) };
     } finally {
-      wasm.exports.iq_wasm_image_free(image);
+      wasm.value('iq_wasm_image_free', image);
     }
   }
 
@@ -196,7 +182,7 @@ export class Interquake {
   }
 
   /** Bytes held by live models in the WASM heap (for leak checks). */
-  get liveBytes() { return this._wasm.exports.iq_wasm_live_bytes(); }
+  get liveBytes() { return this._wasm.value('iq_wasm_live_bytes'); }
 
   /** Current size of the WASM memory in bytes. */
   get memoryBytes() { return this._wasm.heap.byteLength; }

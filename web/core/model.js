@@ -31,15 +31,15 @@ export class Model {
     this._d = {}; // the model's records, read through getters that throw once it is disposed
     /** The name given to load() (kept after dispose(), unlike everything else). */
     this.name = name;
-    this._inst = this._wasm.read('iq_instance', this._wasm.exports.iq_wasm_instance(handle));
+    this._inst = this._wasm.read('iq_instance', this._wasm.value('iq_wasm_instance', handle));
     this._readRecords();
-    collected?.register(this, { exports: this._wasm.exports, handle }, this);
+    collected?.register(this, { wasm: this._wasm, handle }, this);
   }
 
   // Metadata is small: copied into plain JS objects once (again after attachAnimations).
   _readRecords() {
     const wasm = this._wasm;
-    const p = wasm.read('iq_model', wasm.exports.iq_wasm_model(this._handle));
+    const p = wasm.read('iq_model', wasm.value('iq_wasm_model', this._handle));
     this._p = p;
     const d = this._d;
     d.format = wasm.names.format[p.format];
@@ -82,7 +82,7 @@ export class Model {
       const bounds = wasm.readArray('iq_bounds', p.frameBounds, d.frameCount, dv);
       d.frames = info.map((f, i) => ({
         name: f.name, min: bounds[i].min, max: bounds[i].max, localOrigin: f.localOrigin, radius: bounds[i].radius,
-        ...(f.interval ? { interval: f.interval } : {}),
+        interval: f.interval,
       }));
     }
     // Copies: the pictures are small (MDL skins) and outlive dispose() as plain data.
@@ -159,8 +159,8 @@ export class Model {
     const index = this._animationIndex(animation);
     const wasm = this._wasm;
     wasm.fill('iq_play', wasm.scratch, playRecord(wasm, index, time, options, 'frameAt'));
-    const code = wasm.exports.iq_wasm_playhead(this._handle, wasm.scratch, wasm.headPtr);
-    if (code) throw wasm.codeError(code, `frameAt(${JSON.stringify(animation)}, ${time}): invalid time or options`, this.name);
+    wasm.call('iq_wasm_playhead', [this._handle, wasm.scratch, wasm.headPtr],
+      { message: `frameAt(${JSON.stringify(animation)}, ${time}): invalid time or options`, file: this.name });
     return playheadResult(wasm.read('iq_playhead', wasm.headPtr), index);
   }
 
@@ -234,7 +234,7 @@ export class Model {
     source._check();
     const before = this.animations.length;
     const wasm = this._wasm;
-    if (wasm.exports.iq_wasm_attach_animations(this._handle, source._handle, wasm.errorPtr)) throw wasm.lastError(this.name);
+    wasm.call('iq_wasm_attach_animations', [this._handle, source._handle, wasm.errorPtr], { file: this.name });
     this._readRecords();
     return this.animations.slice(before);
   }
@@ -268,7 +268,7 @@ export class Model {
     const index = this._tagIndex(name);
     if (index < 0) return null;
     const wasm = this._wasm;
-    if (wasm.exports.iq_wasm_tag_matrix_at(this._handle, index, frame, wasm.scratch) !== 1) return null;
+    if (wasm.call('iq_wasm_tag_matrix_at', [this._handle, index, frame, wasm.scratch], { file: this.name, allow: ['invalid_argument'] })) return null;
     return wasm.array(Float32Array, wasm.scratch, 16).slice();
   }
 
@@ -278,7 +278,7 @@ export class Model {
     const index = this._tagIndex(name);
     if (index < 0) return null;
     const wasm = this._wasm;
-    if (wasm.exports.iq_wasm_tag_matrix(this._handle, index, frameA, frameB, blend, wasm.scratch) !== 1) return null;
+    if (wasm.call('iq_wasm_tag_matrix', [this._handle, index, frameA, frameB, blend, wasm.scratch], { file: this.name, allow: ['invalid_argument'] })) return null;
     return wasm.array(Float32Array, wasm.scratch, 16).slice();
   }
 
@@ -298,7 +298,7 @@ export class Model {
     for (const ref of this._instances) ref.deref()?._markDisposed();
     this._instances.clear();
     collected?.unregister(this);
-    this._wasm.exports.iq_wasm_dispose(this._handle);
+    this._wasm.call('iq_wasm_dispose', [this._handle], { allow: ['disposed'] });
     this._lib._forget?.(this);
   }
 }

@@ -86,7 +86,7 @@ export const Posing = {
     if (typeof frame !== 'number' || !Number.isFinite(frame)) {
       throw new InterquakeError('invalid_argument', `evaluate() needs a finite frame number, got ${frame}`);
     }
-    this._wasm.exports.iq_wasm_evaluate(this._handle, frame);
+    this._wasm.call('iq_wasm_evaluate', [this._handle, frame], { message: `evaluate(${frame})`, file: this._model.name });
     return this._skinned();
   },
 
@@ -96,21 +96,19 @@ export const Posing = {
    */
   morph(frameA, frameB, t) {
     this._check();
-    const e = this._wasm.exports;
     const count = this._model.frameCount;
     if (!Number.isInteger(frameA) || !Number.isInteger(frameB) || frameA < 0 || frameB < 0 || frameA >= count || frameB >= count || !Number.isFinite(t)) {
       throw new InterquakeError('invalid_argument', `morph(${frameA}, ${frameB}, ${t}): frames must be whole numbers below ${count} (an MD3's frames) and t finite`);
     }
-    const code = e.iq_wasm_morph(this._handle, frameA, frameB, t);
-    if (code) throw this._wasm.codeError(code, `morph(${frameA}, ${frameB}, ${t}): the model has no morph frames`, this._model.name);
+    this._wasm.call('iq_wasm_morph', [this._handle, frameA, frameB, t],
+      { message: `morph(${frameA}, ${frameB}, ${t}): the model has no morph frames`, file: this._model.name });
     return this._skinned();
   },
 
   /** CPU skinning with the skin matrices of the last pose() (GPU posing), into the same views as evaluate(). */
   skin() {
     this._check();
-    const code = this._wasm.exports.iq_wasm_skin(this._handle);
-    if (code) throw this._wasm.codeError(code, 'skin()', this._model.name);
+    this._wasm.call('iq_wasm_skin', [this._handle], { message: 'skin()', file: this._model.name });
     return this._skinned();
   },
 
@@ -138,8 +136,8 @@ export const Posing = {
     }
     const wasm = this._wasm;
     model._writePoseArgs(index, time, options, what, skin);
-    const code = wasm.exports.iq_wasm_pose(this._handle, wasm.argsPtr, wasm.headPtr);
-    if (code) throw wasm.codeError(code, `${what}(${JSON.stringify(animation)}, ${time}): invalid time or options`, model.name);
+    wasm.call('iq_wasm_pose', [this._handle, wasm.argsPtr, wasm.headPtr],
+      { message: `${what}(${JSON.stringify(animation)}, ${time}): invalid time or options`, file: model.name });
     const result = playheadResult(wasm.read('iq_playhead', wasm.headPtr), index);
     result.skinMatrices = layout === '4x4' ? this.skinMatrices4x4 : this.skinMatrices;
     result.worldMatrices = this.worldMatrices;
@@ -192,16 +190,16 @@ export const Posing = {
       model._writePoseArgs(model._animationIndex(animation), time, options, 'jointMatrix', false);
       args = wasm.argsPtr;
     }
-    const code = wasm.exports.iq_wasm_joint_matrix(this._handle, index, args, wasm.scratch);
-    if (code) throw wasm.codeError(code, `jointMatrix(${JSON.stringify(joint)}, ${JSON.stringify(animation)}, ${time}): invalid time or options`, model.name);
+    wasm.call('iq_wasm_joint_matrix', [this._handle, index, args, wasm.scratch],
+      { message: `jointMatrix(${JSON.stringify(joint)}, ${JSON.stringify(animation)}, ${time}): invalid time or options`, file: model.name });
     return wasm.array(Float32Array, wasm.scratch, 16).slice();
   },
 };
 
 // Models and instances that are collected without dispose() give their WASM memory back: the
-// registry holds only the handle (and the library's exports), never the object.
+// registry holds only the handle (and the library's Wasm), never the object.
 export const collected = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ exports, handle }) => exports.iq_wasm_dispose(handle))
+  ? new FinalizationRegistry(({ wasm, handle }) => wasm.call('iq_wasm_dispose', [handle], { allow: ['disposed'] }))
   : null;
 
 /** `using model = iq.load(...)` (explicit resource management) calls dispose() at the end of the block. */
@@ -224,7 +222,7 @@ export function clipPlayhead(wasm, handle, clip, time, options, file) {
     firstFrame, frameCount, framerate: framerate > 0 ? framerate : 0, flags: loop ? wasm.constants.animation.loop : 0,
   });
   wasm.fill('iq_play', wasm.scratch, playRecord(wasm, 0, time, options, 'clipAt'));
-  const code = wasm.exports.iq_wasm_clip_playhead(handle, clipPtr, wasm.scratch, wasm.headPtr);
-  if (code) throw wasm.codeError(code, `clipAt(${time}): the clip lies outside the frames, or the time or options are invalid`, file);
+  wasm.call('iq_wasm_clip_playhead', [handle, clipPtr, wasm.scratch, wasm.headPtr],
+    { message: `clipAt(${time}): the clip lies outside the frames, or the time or options are invalid`, file });
   return playheadResult(wasm.read('iq_playhead', wasm.headPtr), -1);
 }

@@ -4,7 +4,7 @@
 // (iq_wasm_layout / iq_wasm_constants in src/wasm/iq_wasm_tables.c), so no other JS file
 // knows an offset or a number that C defines.
 
-/** Every failure is one of these: `code` is stable (the C list, src/base/iq_errors.h), `message` says what and where. */
+/** Every failure is one of these: `code` is stable (the C's list or JS_ERRORS), `message` says what and where. */
 export class InterquakeError extends Error {
   constructor(code, message, { offset = -1, line = 0, column = 0, file } = {}) {
     super(message);
@@ -17,8 +17,22 @@ export class InterquakeError extends Error {
   }
 }
 
-// Error codes JS raises before the WASM is there to list them (checked against the list at init).
-const LOADER_CODES = ['wasm_unavailable', 'wasm_mismatch', 'invalid_argument'];
+/**
+ * Error codes only the JS library raises, with what each means: the C's list is
+ * src/base/iq_errors.h (read from the WASM at init), the viewer's web/viewer/errors.js.
+ * tools/gen-types.mjs joins the three into the ErrorCode type.
+ */
+export const JS_ERRORS = Object.freeze({
+  wasm_unavailable: 'the WebAssembly module could not be fetched or compiled',
+  wasm_mismatch: 'the WebAssembly module does not match the JS that loads it',
+  unavailable: 'a part the call needs (an inflater for deflated entries) is not available',
+  missing_file: 'a file the model or player needs is not there',
+  bad_checksum: "an archive entry's CRC-32 does not match its data",
+  bad_deflate: "an archive entry's deflate stream is invalid",
+});
+
+// C codes JS raises itself (checked against the C's list at init).
+const C_CODES_USED = ['invalid_argument', 'out_of_memory', 'unsupported', 'internal'];
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const utf8Encoder = new TextEncoder();
@@ -150,15 +164,20 @@ export class Wasm {
       for (const [name, value] of Object.entries(values)) names[value] = name;
       this.names[group] = names;
     }
-    this.errorCodes = new Set(Object.keys(this.constants.error));
-    for (const code of LOADER_CODES) {
-      if (!this.errorCodes.has(code)) throw new InterquakeError('wasm_mismatch', `the WASM does not list error '${code}'; rebuild it`);
+    const cCodes = Object.keys(this.constants.error);
+    for (const code of C_CODES_USED) {
+      if (!cCodes.includes(code)) throw new InterquakeError('wasm_mismatch', `the WASM does not list error '${code}'; rebuild it`);
     }
+    for (const code of Object.keys(JS_ERRORS)) {
+      if (cCodes.includes(code)) throw new InterquakeError('wasm_mismatch', `the WASM lists '${code}', a code of the JS library's; rebuild it`);
+    }
+    /** The codes an InterquakeError can carry: the C's and the JS library's. */
+    this.errorCodes = new Set([...cCodes, ...Object.keys(JS_ERRORS)]);
   }
 
-  /** An error the JS side raises: its code must be one the C lists. */
+  /** An error the JS side raises: its code must be in the C's list or JS_ERRORS. */
   fail(code, message, where = {}) {
-    if (!this.errorCodes.has(code)) throw new Error(`interquake bug: error code '${code}' is not in IQ_ERROR_LIST`);
+    if (!this.errorCodes.has(code)) throw new Error(`interquake bug: error code '${code}' is neither in IQ_ERROR_LIST nor in JS_ERRORS`);
     return new InterquakeError(code, message, where);
   }
 
@@ -171,7 +190,46 @@ export class Wasm {
 
   /** An error from a code number a call returned (no iq_error filled). */
   codeError(codeNumber, message, file) {
-    return this.located(this.names.error[codeNumber] ?? 'invalid_argument', message, {}, file);
+    return this.located(this.names.error[codeNumber] ?? 'internal', message, {}, file);
+  }
+
+  // -- Calls: the one place a C export's result is tested (as meshoptimizer's decode() allocates,
+  // copies, calls, releases and throws in one function). No other module calls an export.
+
+  /**
+   * Calls a C export that returns an iq_error_code (0: success) and throws its InterquakeError
+   * otherwise: with the C's message and location when `args` pass this library's iq_error
+   * (errorPtr), else with `message` (what was asked). Codes in `allow` are returned by name
+   * instead of thrown; success returns null.
+   */
+  call(name, args, { message = name, file, allow } = {}) {
+    const code = this.exports[name](...args);
+    if (code === 0) return null;
+    const error = args.includes(this.errorPtr) ? this.lastError(file) : this.codeError(code, message, file);
+    if (allow?.includes(error.code)) return error.code;
+    throw error;
+  }
+
+  /** Calls a C export that returns a handle or an address, or 0 after filling this library's iq_error (passed in `args`). */
+  make(name, args, file) {
+    const result = this.exports[name](...args);
+    if (!result) throw this.lastError(file);
+    return result;
+  }
+
+  /** Calls a C export that cannot fail: it returns a value (a count, a number, a live record's address) or nothing. */
+  value(name, ...args) {
+    return this.exports[name](...args);
+  }
+
+  /** Copies bytes into the heap and calls an iq_error_code export with (address, length, ...rest); see call(). */
+  callWithBytes(bytes, name, rest, options = {}) {
+    return this.withBytes(bytes, (ptr, n) => this.call(name, [ptr, n, ...rest], options), options.file);
+  }
+
+  /** Copies bytes into the heap and calls a handle- or address-returning export with (address, length, ...rest); see make(). */
+  makeWithBytes(bytes, name, rest, file) {
+    return this.withBytes(bytes, (ptr, n) => this.make(name, [ptr, n, ...rest], file), file);
   }
 
   located(code, detail, { offset = -1, line = 0, column = 0 } = {}, file) {

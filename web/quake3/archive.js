@@ -162,7 +162,6 @@ export async function openArchive(lib, bytes, options = {}) {
   if (typeof Blob !== 'undefined' && bytes instanceof Blob) bytes = new Uint8Array(await bytes.arrayBuffer());
   const input = asBytes(bytes, 'openArchive()', name);
   const wasm = lib._wasm;
-  const e = wasm.exports;
   const err = wasm.errorPtr;
   const zipLimits = {
     maxTotalSize: options.maxTotalSize || 0, maxEntries: options.maxEntries || 0,
@@ -174,20 +173,17 @@ export async function openArchive(lib, bytes, options = {}) {
   const warnings = [];
   wasm.withRecord('iq_zip_limits', zipLimits, (limitsPtr) => wasm.withRecord('iq_zip_directory', null, (dirPtr) => {
     const tail = input.subarray(Math.max(0, input.length - END_SEARCH));
-    if (!wasm.withBytes(tail, (ptr, n) => e.iq_wasm_zip_find_directory(ptr, n, input.length, limitsPtr, dirPtr, err), name)) {
-      throw wasm.lastError(name);
-    }
+    wasm.callWithBytes(tail, 'iq_wasm_zip_find_directory', [input.length, limitsPtr, dirPtr, err], { file: name });
     const dir = wasm.read('iq_zip_directory', dirPtr);
     const dirBytes = input.subarray(dir.offset, dir.offset + dir.size);
-    const zip = wasm.withBytes(dirBytes, (ptr) => e.iq_wasm_zip_read_directory(ptr, dirPtr, limitsPtr, err), name);
-    if (!zip) throw wasm.lastError(name);
+    const zip = wasm.withBytes(dirBytes, (ptr) => wasm.make('iq_wasm_zip_read_directory', [ptr, dirPtr, limitsPtr, err], name), name);
     try {
       const { entryCount, entries: table } = wasm.read('iq_zip', zip);
       let list = wasm.readArray('iq_zip_entry', table, entryCount);
       // the first 30 bytes of every local header, in entry order (C checked they lie before the directory)
       const headers = new Uint8Array(entryCount * LOCAL_HEADER_SIZE);
       list.forEach((entry, i) => headers.set(input.subarray(entry.localOffset, entry.localOffset + LOCAL_HEADER_SIZE), i * LOCAL_HEADER_SIZE));
-      if (!wasm.withBytes(headers, (ptr, n) => e.iq_wasm_zip_check_local_headers(zip, ptr, n, err), name)) throw wasm.lastError(name);
+      wasm.withBytes(headers, (ptr, n) => wasm.call('iq_wasm_zip_check_local_headers', [zip, ptr, n, err], { file: name }), name);
       const zipInfo = wasm.read('iq_zip', zip);
       list = wasm.readArray('iq_zip_entry', table, entryCount);
       for (const entry of list) {
@@ -203,7 +199,7 @@ export async function openArchive(lib, bytes, options = {}) {
       }
       if (zipInfo.warningCount) warnings.push({ code: 'ignored_data', message: zipInfo.warning });
     } finally {
-      e.iq_wasm_zip_free(zip);
+      wasm.value('iq_wasm_zip_free', zip);
     }
   }));
   const limits = useLimits(options.limits); // bad overrides fail here, not on a later read

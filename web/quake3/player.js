@@ -124,9 +124,7 @@ export function q3Playhead(lib, anim, time, partFrames) {
     firstFrame: anim.firstFrame, frameCount: anim.frameCount, loopFrames: anim.loopFrames, fps: anim.fps,
     frameLerp: anim.frameLerp, reversed: anim.reversed ? 1 : 0,
   });
-  if (wasm.exports.iq_wasm_q3_playhead(at, time, partFrames, wasm.headPtr)) {
-    throw new InterquakeError('invalid_argument', `time must be a finite number, got ${time}`);
-  }
+  wasm.call('iq_wasm_q3_playhead', [at, time, partFrames, wasm.headPtr], { message: `time must be a finite number, got ${time}` });
   const h = wasm.read('iq_playhead', wasm.headPtr);
   return {
     from: h.frameA, to: h.frameB, lerp: h.blend, position: h.position, duration: h.duration, loops: h.loops,

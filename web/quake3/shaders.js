@@ -57,11 +57,9 @@ function plainShader(wasm, raw) {
  */
 export function parseShaderScript(lib, input, options = {}) {
   const wasm = lib._shaderWasm();
-  const e = wasm.exports;
   const file = options.name;
   const names = wasm.names;
-  const script = wasm.withBytes(textBytes(input, 'parseShaderScript()'), (ptr, n) => e.iq_wasm_shader_parse(ptr, n, wasm.errorPtr), file);
-  if (!script) throw wasm.lastError(file);
+  const script = wasm.makeWithBytes(textBytes(input, 'parseShaderScript()'), 'iq_wasm_shader_parse', [wasm.errorPtr], file);
   try {
     const head = wasm.read('iq_shader_script', script, undefined, ['shaderCount', 'stageCount', 'shaders', 'noteCount', 'notesKept']);
     const shaders = wasm.readArray('iq_q3_shader', head.shaders, head.shaderCount).map((raw) => plainShader(wasm, raw));
@@ -69,7 +67,7 @@ export function parseShaderScript(lib, input, options = {}) {
       .map((n) => ({ kind: names.shader_note[n.kind], keyword: n.keyword, detail: n.detail, shader: shaders[n.shader]?.name ?? null, line: n.line, column: n.column }));
     return { file, shaders, stageCount: head.stageCount, notes, noteCount: head.noteCount };
   } finally {
-    e.iq_wasm_shader_free(script);
+    wasm.value('iq_wasm_shader_free', script);
   }
 }
 
@@ -179,7 +177,7 @@ export function shaderLookup(lib, scripts, resolveImage, warnings, cacheKey = nu
 export function shaderEnv(lib, overrides = {}) {
   const wasm = lib._shaderWasm();
   return wasm.withRecord('iq_shader_env', null, (ptr) => {
-    wasm.exports.iq_wasm_shader_env_default(ptr);
+    wasm.value('iq_wasm_shader_env_default', ptr);
     return { ...wasm.read('iq_shader_env', ptr), ...overrides };
   });
 }
@@ -193,8 +191,7 @@ export function evaluateStage(lib, stage, env) {
   return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
     wasm.withRecord('iq_shader_env', env, (envPtr) =>
       wasm.withRecord('iq_shader_stage_state', null, (out) => {
-        const code = wasm.exports.iq_wasm_shader_stage_eval(stagePtr, envPtr, out);
-        if (code) throw wasm.codeError(code, 'evaluateStage(): the time is not a finite number');
+        wasm.call('iq_wasm_shader_stage_eval', [stagePtr, envPtr, out], { message: 'evaluateStage(): the time is not a finite number' });
         const s = wasm.read('iq_shader_stage_state', out);
         return { ...s, perVertex: { rgb: (s.perVertex & 1) !== 0, alpha: (s.perVertex & 2) !== 0 } };
       })));
@@ -204,7 +201,7 @@ export function evaluateStage(lib, stage, env) {
 export function waveValue(lib, w, time) {
   const wasm = lib._shaderWasm();
   const func = wasm.constants.shader_wave[w.func] ?? w.func;
-  return wasm.withRecord('iq_shader_wave', { ...w, func }, (ptr) => wasm.exports.iq_wasm_shader_wave_value(ptr, time));
+  return wasm.withRecord('iq_shader_wave', { ...w, func }, (ptr) => wasm.value('iq_wasm_shader_wave_value', ptr, time));
 }
 
 // Float32Arrays copied into the heap for one call; fn gets their addresses (0 for a missing one)
@@ -239,7 +236,7 @@ export function deformVertices(lib, shader, env, positions, normals, texcoords =
   return wasm.withRecord('iq_q3_shader', shader.record, (shaderPtr) =>
     wasm.withRecord('iq_shader_env', env, (envPtr) =>
       withFloats(wasm, [positions, normals, texcoords && Float32Array.from(texcoords)], ([p, nr, st], out) => {
-        const skipped = wasm.exports.iq_wasm_shader_deform(shaderPtr, envPtr, n, p, nr, st);
+        const skipped = wasm.value('iq_wasm_shader_deform', shaderPtr, envPtr, n, p, nr, st);
         positions.set(out(0));
         normals.set(out(1));
         return skipped;
@@ -256,7 +253,7 @@ export function stageColors(lib, stage, env, positions, normals, colors = null) 
   return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
     wasm.withRecord('iq_shader_env', env, (envPtr) =>
       withFloats(wasm, [positions, normals, colors && Float32Array.from(colors), new Float32Array(4 * n)], ([p, nr, c, out], view) => {
-        wasm.exports.iq_wasm_shader_colors(stagePtr, envPtr, n, p, nr, c, out);
+        wasm.value('iq_wasm_shader_colors', stagePtr, envPtr, n, p, nr, c, out);
         return view(3).slice();
       })));
 }
@@ -268,7 +265,7 @@ export function stageTexcoords(lib, stage, env, positions, normals, texcoords) {
   return wasm.withRecord('iq_shader_stage', stage.record, (stagePtr) =>
     wasm.withRecord('iq_shader_env', env, (envPtr) =>
       withFloats(wasm, [positions, normals, Float32Array.from(texcoords), new Float32Array(2 * n)], ([p, nr, st, out], view) => {
-        wasm.exports.iq_wasm_shader_texcoords(stagePtr, envPtr, n, p, nr, st, out);
+        wasm.value('iq_wasm_shader_texcoords', stagePtr, envPtr, n, p, nr, st, out);
         return view(3).slice();
       })));
 }

@@ -8,11 +8,11 @@ export function partOf(name) {
   return name.startsWith('BOTH_') ? 'both' : name.startsWith('TORSO_') ? 'torso' : 'legs';
 }
 
-// Runs a C text parser that fills a result record; returns read(address) of it.
-function runParser(lib, record, fn, bytes, file, read = (at) => lib._wasm.read(record, at)) {
+// Runs a C text parser (an export's name) that fills a result record; returns read(address) of it.
+function runParser(lib, record, parser, bytes, file, read = (at) => lib._wasm.read(record, at)) {
   const wasm = lib._wasm;
   return wasm.withRecord(record, null, (out) => {
-    if (!wasm.withBytes(bytes, (ptr, n) => fn(ptr, n, out, wasm.errorPtr), file)) throw wasm.lastError(file);
+    wasm.callWithBytes(bytes, parser, [out, wasm.errorPtr], { file });
     return read(out);
   });
 }
@@ -21,7 +21,7 @@ function runParser(lib, record, fn, bytes, file, read = (at) => lib._wasm.read(r
 export function parseAnimationConfig(lib, input, options = {}) {
   const file = options.name;
   const wasm = lib._wasm;
-  const c = runParser(lib, 'iq_q3_config', wasm.exports.iq_wasm_parse_animation_cfg,
+  const c = runParser(lib, 'iq_q3_config', 'iq_wasm_parse_animation_cfg',
     textBytes(input, 'parseAnimationConfig()'), file);
   const names = wasm.names.q3_animation;
   const animations = c.animations.map((a, i) => ({
@@ -51,7 +51,7 @@ export function parseAnimationConfig(lib, input, options = {}) {
 export function parseSkin(lib, input, options = {}) {
   const wasm = lib._wasm;
   // Only the surfaces the file gave are read (the record holds room for 256).
-  return runParser(lib, 'iq_skin', wasm.exports.iq_wasm_parse_skin, textBytes(input, 'parseSkin()'), options.name, (at) => {
+  return runParser(lib, 'iq_skin', 'iq_wasm_parse_skin', textBytes(input, 'parseSkin()'), options.name, (at) => {
     const { surfaceCount, warningCount, warning } = wasm.read('iq_skin', at, undefined, ['surfaceCount', 'warningCount', 'warning']);
     const surfaces = wasm.readArray('iq_skin_surface', at + wasm.offsetOf('iq_skin', 'surfaces'), surfaceCount);
     return { surfaces, warnings: warningCount ? [{ code: 'ignored_data', message: warning }] : [] };

@@ -23,18 +23,17 @@ export const PLACEHOLDER = placeholderImage();
 export async function buildContent(iq, input, options) {
   if (input.player != null) return buildPlayer(iq, input, options);
   const { main, files } = input;
-  const warnings0 = [];
   if (main.kind === 'unknown') {
     throw new ViewerError('unknown_format', `${main.path}: not a model interquake reads (unrecognised first bytes)`, main.path);
   }
   // The one-file element reads MD2, MDL... with interquake-readers.wasm, fetched the first time a file needs it.
   const format = options.format && options.format !== 'auto' ? options.format : iq.formatOf(main.bytes);
-  const framegroups = await framegroupsBeside(files, main.path, warnings0);
+  const framegroups = await framegroupsBeside(files, main.path);
   if ((format !== 'unknown' && !iq.readsFormat(format)) || (framegroups && !iq.readsFormat('framegroups'))) await iq.loadReaders();
   const model = iq.load(main.bytes, { name: main.path, format: options.format || 'auto', framegroups });
   try {
     const missingFiles = [];
-    const warnings = [...(input.warnings ?? []), ...warnings0, ...model.warnings.map((w) => ({ ...w, file: main.path }))];
+    const warnings = [...(input.warnings ?? []), ...model.warnings.map((w) => ({ ...w, file: main.path }))];
     attachAnimationFiles(iq, model, input.animationFiles ?? [], warnings);
     const scripts = await scriptsBeside(iq, files, warnings);
     const shaders = await scriptShaders(iq, files, model.meshes, main.path, scripts, missingFiles, warnings);
@@ -60,19 +59,12 @@ export async function buildContent(iq, input, options) {
 }
 
 
-// DarkPlaces' `<model>.framegroups` beside the model (`foo.iqm.framegroups`) names its animations;
-// its text, or undefined when there is none. Looked up among the files given (a folder, a .pk3),
-// not fetched beside a URL (a request every page would pay for). One that cannot be read is a warning.
-async function framegroupsBeside(files, path, warnings) {
-  const sidecar = `${path}.framegroups`;
-  const key = files?.find?.(sidecar);
-  if (!key) return undefined;
-  try {
-    return await files.entries.get(key).read();
-  } catch (err) {
-    warnings.push({ code: 'missing_file', message: `${sidecar}: not read (${err.message})`, file: sidecar });
-    return undefined;
-  }
+// DarkPlaces' `<model>.framegroups` beside the model (`foo.iqm.framegroups`) names its animations:
+// its bytes, or undefined. Looked up among the files given (a folder, a .pk3), not fetched beside a
+// URL (a request every page would pay for).
+async function framegroupsBeside(files, path) {
+  const key = files?.find?.(`${path}.framegroups`);
+  return key ? files.entries.get(key).read() : undefined;
 }
 
 // Animation-only files beside the mesh (Cube 2's Frankie_Blink.iqm, Red Eclipse's idle.iqm) add

@@ -191,7 +191,7 @@ export class Renderer {
   useShaders(module, library) {
     this._shaderModule = module;
     this._shaderLibrary = library;
-    this.shaders = module.createShaderDrawer(this.gl, POSE_GLSL, library);
+    this.shaders = module.createShaderDrawer(this.gl, POSE_GLSL, library, program);
   }
 
   /** Sizes the drawing buffer to the CSS size times the pixel ratio; true when it changed. */
@@ -454,6 +454,7 @@ function setNearest(gl) {
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
 }
 
+// Compiles and links a program (the shader-script drawer gets this one too: createShaderDrawer).
 function program(gl, vertexSource, fragmentSource) {
   const shader = (type, source) => {
     const s = gl.createShader(type);

@@ -7,7 +7,8 @@
 // uploaded each frame; autosprite and autosprite2 quads turn toward the view in the vertex shader
 // (tr_shade_calc.c's AutospriteDeform, Autosprite2Deform). Fetched only for models with script blocks
 // (renderer.js loadShaderDrawer) and bundled alone as interquake-shaders.min.js: it imports
-// nothing, and gets the GL context, the renderer's posing GLSL and the library's calls as arguments.
+// nothing, and gets the GL context, the renderer's posing GLSL and program linker, and the library's
+// calls as arguments.
 
 const STAGE_VERTEX = `
 uniform mat3x2 uBefore;  // the tcMod chain before the first turb (column-major 2x3)
@@ -156,9 +157,10 @@ export function movesWithTime(block) {
  * library), deform(block, env, positions, normals, texcoords) (deformVertices: in place) }.
  * draw(surfaces, frame, pose, texture, white) draws surfaces
  * ([{ part, gpu, mesh, shader: { block, images } }]) in Quake 3's sort order; gpu carries the
- * renderer's buffers (vao, indices, texcoords, colors).
+ * renderer's buffers (vao, indices, texcoords, colors). link(gl, vertexSource, fragmentSource): the
+ * renderer's one helper that compiles and links a program.
  */
-export function createShaderDrawer(gl, poseGlsl, library) {
+export function createShaderDrawer(gl, poseGlsl, library, link) {
   const program = link(gl, `${poseGlsl}${STAGE_VERTEX}`, STAGE_FRAGMENT);
   const u = Object.fromEntries(UNIFORMS.map((n) => [n, gl.getUniformLocation(program, n)]));
   const factor = (name) => gl[name.slice(3)] ?? gl.ONE; // 'GL_ONE_MINUS_SRC_ALPHA' -> gl.ONE_MINUS_SRC_ALPHA
@@ -447,18 +449,3 @@ function normalize(v) {
   return length > 0 ? v.map((x) => x / length) : [0, 0, 1];
 }
 
-function link(gl, vertexSource, fragmentSource) {
-  const compile = (type, source) => {
-    const s = gl.createShader(type);
-    gl.shaderSource(s, source);
-    gl.compileShader(s);
-    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS) && !gl.isContextLost()) throw new Error(`shader: ${gl.getShaderInfoLog(s)}`);
-    return s;
-  };
-  const p = gl.createProgram();
-  gl.attachShader(p, compile(gl.VERTEX_SHADER, vertexSource));
-  gl.attachShader(p, compile(gl.FRAGMENT_SHADER, fragmentSource));
-  gl.linkProgram(p);
-  if (!gl.getProgramParameter(p, gl.LINK_STATUS) && !gl.isContextLost()) throw new Error(`program: ${gl.getProgramInfoLog(p)}`);
-  return p;
-}

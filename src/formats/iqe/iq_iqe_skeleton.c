@@ -104,7 +104,7 @@ int iqi_iqe_pose(iqe_parser *p, char kind) {
         for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) m[3 * r + c] /= s[c];
         quat_from_matrix(m, t.rotate);
-        iqm_quat_normalize(t.rotate);
+        iqi_quat_normalize(t.rotate);
         for (int k = 0; k < 3; k++) scale[k] *= s[k];
     } else {
         /* Euler angles in radians: X first, then Y, then Z (q = qz * qy * qx). */
@@ -114,7 +114,7 @@ int iqi_iqe_pose(iqe_parser *p, char kind) {
         t.rotate[1] = (float)(cx * sy * cz + sx * cy * sz);
         t.rotate[2] = (float)(cx * cy * sz - sx * sy * cz);
         t.rotate[3] = (float)(cx * cy * cz + sx * sy * sz);
-        iqm_quat_normalize(t.rotate);
+        iqi_quat_normalize(t.rotate);
     }
     if (t.rotate[3] > 0) for (int k = 0; k < 4; k++) t.rotate[k] = -t.rotate[k]; /* canonical w <= 0, like the SDK */
     for (int k = 0; k < 3; k++) t.scale[k] = (float)scale[k];

@@ -1,6 +1,6 @@
 // The C's layers (CONTRIBUTING.md, "Layout"): a lower layer never calls or includes an upper
 // one, no two files call each other in a circle, includes are paths from src/, basenames are
-// unique. The graphs come from the code itself (tools/c-layers.mjs: nm on each object, the
+// unique, and the heap is reached only through the library's allocator. The graphs come from the code itself (tools/c-layers.mjs: nm on each object, the
 // #include lines); a second part checks that the checker sees what it must, on a small tree of
 // its own, so a broken reading of nm cannot pass for a clean graph.
 import { test } from 'node:test';
@@ -23,6 +23,8 @@ test('src/: no upward call or include, no call cycle, includes from src/, unique
   assert.equal(r.upwardIncludes.length, 0,
     'includes of an upper layer:\n' + r.upwardIncludes.map((u) => `${u.from} includes ${u.to}`).join('\n'));
   assert.deepEqual(r.cycles, [], 'files that call each other in a circle:\n' + r.cycles.map((c) => c.join(' ')).join('\n'));
+  assert.deepEqual(r.rawHeap, [], 'the heap is reached only through iqi_malloc/iqi_calloc/iqi_realloc/iqi_free:\n' +
+    r.rawHeap.map((h) => `${h.file}:${h.line} ${h.call}()`).join('\n'));
 });
 
 test('the checker finds an upward call, an upward include, a cycle, a bad include and a duplicate basename', async () => {
@@ -36,13 +38,14 @@ test('the checker finds an upward call, an upward include, a cycle, a bad includ
     put('formats/iq_f.c', '#include "write/iq_w.h"\nint iq_f(void) { return 0; }\n');    // an upward include
     put('formats/iq_g.h', '#include "iq_b.h"\n');                                                   // not a path from src/
     put('write/iq_w.h', 'int iq_w(void);\n');
-    put('write/iq_f.c', 'int iq_f2(void) { return 0; }\n');                                             // basename taken
+    put('write/iq_f.c', '#include <stdlib.h>\n/* free(x) in a comment is fine */ void iqi_free(void *p);\nvoid iq_f2(void *p) { iqi_free(p); free(p); }\n'); // basename taken; a raw free
     const r = await analyse(root);
     assert.deepEqual(r.upwardCalls.map((u) => [u.from, u.to, u.symbols]), [['base/iq_b.c', 'anim/iq_a.c', ['iq_a']]]);
     assert.deepEqual(r.upwardIncludes, [{ from: 'formats/iq_f.c', to: 'write/iq_w.h' }]);
     assert.deepEqual(r.cycles, [['anim/iq_a.c', 'base/iq_b.c']]);
     assert.ok(r.problems.some((p) => p.includes('#include "iq_b.h" is not a path from src/')), r.problems.join('\n'));
     assert.ok(r.problems.some((p) => p.includes('basenames must be unique')), r.problems.join('\n'));
+    assert.deepEqual(r.rawHeap, [{ file: 'write/iq_f.c', line: 3, call: 'free' }]);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -79,7 +79,7 @@ test('frame groups: their frames in order with their intervals, one clip each at
   const { bytes } = buildMDL({ ...BASE, skins: [pixels()], frames: [pose('stand1', 0), pose('stand2', 1), group, pose('die1', 2)] });
   const m = iq.load(bytes);
   assert.equal(m.frameCount, 6);
-  assert.deepEqual(m.frames.map((f) => [f.name, f.interval ?? 0]),
+  assert.deepEqual(m.frames.map((f) => [f.name, f.interval]),
     [['stand1', 0], ['stand2', 0], ['flame1', Math.fround(0.1)], ['flame2', Math.fround(0.2)], ['flame3', Math.fround(0.4)], ['die1', 0]]);
   assert.deepEqual(m.animations.map((a) => [a.name, a.firstFrame, a.frameCount, Math.round(a.framerate * 1000) / 1000]),
     [['stand', 0, 2, 10], ['flame', 2, 3, 7.5], ['die', 5, 1, 10]]);
