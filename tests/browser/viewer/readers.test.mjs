@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { openBrowser } from '../lib/browser.mjs';
 import { installPixelTools, testPage } from '../lib/viewer.mjs';
 import { buildMD2 } from '../../js/lib/md2-build.mjs';
+import { buildMDL } from '../../js/lib/mdl-build.mjs';
 
 let browser;
 before(async () => { browser = await openBrowser(); });
@@ -64,6 +65,40 @@ test('a .framegroups file beside an IQM names its animations in the one-file ele
   assert.ok(r.before.length > 0 && !r.before.includes('first'));
   assert.deepEqual(r.after, ['first', 'second one']);
   assert.deepEqual(r.details, [['first', 0, 2, 10, true], ['second one', 2, 3, 5, false]]);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+// An MDL whose one skin is a single palette colour: the element textures the model with the skin the
+// library decoded (model.images), so a red skin draws red and a blue one blue.
+function flatMDL(index) {
+  const pose = { name: 'a', box: [[0, 0, 0], [255, 255, 255]], verts: [[0, 0, 128, 5], [255, 0, 128, 5], [255, 255, 128, 5], [0, 255, 128, 5]] };
+  return buildMDL({
+    scale: [0.25, 0.25, 0.25], origin: [-32, -32, 0], skinWidth: 8, skinHeight: 8, skins: [new Uint8Array(64).fill(index)],
+    stverts: [{ s: 0, t: 0 }, { s: 8, t: 0 }, { s: 8, t: 8 }, { s: 0, t: 8 }],
+    triangles: [{ verts: [0, 1, 2] }, { verts: [0, 2, 3] }, { verts: [2, 1, 0] }, { verts: [3, 2, 0] }], frames: [pose],
+  }).bytes;
+}
+
+test('an MDL in the one-file element is textured with its own skin, decoded through Quake\'s palette', { timeout: 120000 }, async () => {
+  const page = await bundlePage('iq-mdl.html');
+  await installPixelTools(page);
+  const r = await page.evaluate(async ([red, blue]) => {
+    await customElements.whenDefined('interquake-viewer');
+    const v = document.querySelector('interquake-viewer');
+    const out = [];
+    for (const bytes of [red, blue]) {
+      await v.load({ 'progs/flat.mdl': new Uint8Array(bytes) });
+      v.renderFrame(0);
+      out.push({ missing: v.missingFiles ?? [], mean: (await iqPixels(v)).mean });
+    }
+    return out;
+  }, [[...flatMDL(79)], [...flatMDL(47)]]); // Quake palette: 79 a full red (127, 0, 0), 47 a blue-grey (139, 139, 203)
+  const [red, blue] = r;
+  assert.ok(red.mean && blue.mean, JSON.stringify(r));
+  assert.ok(red.mean[0] > red.mean[2] + 20, `the red skin draws red: ${red.mean}`);
+  assert.ok(blue.mean[2] > blue.mean[0] + 20, `the blue skin draws blue: ${blue.mean}`);
+  assert.deepEqual(red.missing, []);
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
