@@ -4,6 +4,7 @@
 // trips through writeGLB (three.js's mixer) and writeIQM.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import validator from 'gltf-validator';
 import { init } from 'interquake';
 import { buildMD2, decodePosition, geodesicNormals, HEADER } from '../lib/md2-build.mjs';
 import { parseGLB, mixerOf, worldPositions, maxDifference, shown } from '../lib/gltf-three.mjs';
@@ -185,10 +186,13 @@ test('bad MD2 files fail with a specific error', () => {
 
 // -- Round trips
 
-test('writeGLB: MD2 frames as morph targets, three.js plays each clip as sample() does within 1e-4', async () => {
+test('writeGLB (the Khronos validator: no error, no warning): MD2 frames as morph targets, three.js plays each clip as sample() does within 1e-4', async () => {
   const frames = ['run1', 'run2', 'run3', 'idle1', 'idle2'].map((name, i) => quadFrame(name, 3 * i, 5 + i));
   const m = iq.load(buildMD2({ ...QUAD, frames }).bytes);
-  const gltf = await parseGLB((await iq.writeGLB(m)).glb);
+  const { glb } = await iq.writeGLB(m);
+  const { numErrors, numWarnings, messages } = (await validator.validateBytes(glb)).issues;
+  assert.equal(numErrors + numWarnings, 0, `the Khronos validator: ${JSON.stringify(messages.slice(0, 3))}`);
+  const gltf = await parseGLB(glb);
   assert.deepEqual(gltf.animations.map((a) => a.name).sort(), ['idle', 'run']);
   const mixer = mixerOf(gltf);
   const meshes = [];

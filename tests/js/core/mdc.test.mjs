@@ -4,6 +4,7 @@
 // the table checked against its rings, the bad files, and three.js playing the GLB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import validator from 'gltf-validator';
 import { init } from 'interquake';
 import { buildMDC, packOffset, HEADER, SURFACE } from '../lib/mdc-build.mjs';
 import { parseGLB, mixerOf, worldPositions, maxDifference, shown } from '../lib/gltf-three.mjs';
@@ -99,9 +100,12 @@ test('bad MDC files fail with a specific error', () => {
   assert.throws(() => iq.load(patch32(bytes, 0, 0x33504449), { format: 'mdc' }), { code: 'bad_magic' });
 });
 
-test('writeGLB: MDC frames as morph targets and tags as nodes; three.js plays them as sample() does within 1e-4', async () => {
+test('writeGLB (the Khronos validator: no error, no warning): MDC frames as morph targets and tags as nodes; three.js plays them as sample() does within 1e-4', async () => {
   const m = iq.load(buildMDC(desc()).bytes);
-  const gltf = await parseGLB((await iq.writeGLB(m)).glb);
+  const { glb } = await iq.writeGLB(m);
+  const { numErrors, numWarnings, messages } = (await validator.validateBytes(glb)).issues;
+  assert.equal(numErrors + numWarnings, 0, `the Khronos validator: ${JSON.stringify(messages.slice(0, 3))}`);
+  const gltf = await parseGLB(glb);
   const mixer = mixerOf(gltf);
   const meshes = [];
   gltf.scene.traverse((o) => { if (o.isMesh) meshes.push(o); });

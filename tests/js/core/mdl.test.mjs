@@ -4,6 +4,7 @@
 // round trip through writeGLB (three.js's mixer).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import validator from 'gltf-validator';
 import { init } from 'interquake';
 import { buildMDL, HEADER } from '../lib/mdl-build.mjs';
 import { parseGLB, mixerOf, worldPositions, maxDifference, shown } from '../lib/gltf-three.mjs';
@@ -119,10 +120,13 @@ test('bad MDL files fail with a specific error', () => {
   m.dispose();
 });
 
-test('writeGLB: MDL frames and a frame group as morph targets, three.js plays them as sample() does within 1e-4', async () => {
+test('writeGLB (the Khronos validator: no error, no warning): MDL frames and a frame group as morph targets, three.js plays them as sample() does within 1e-4', async () => {
   const group = { group: [pose('flame1', 0), pose('flame2', 40), pose('flame3', 80)], intervals: [0.1, 0.2, 0.3] };
   const m = iq.load(buildMDL({ ...BASE, skins: [pixels()], frames: [pose('run1', 0), pose('run2', 30), group] }).bytes);
-  const gltf = await parseGLB((await iq.writeGLB(m)).glb);
+  const { glb } = await iq.writeGLB(m);
+  const { numErrors, numWarnings, messages } = (await validator.validateBytes(glb)).issues;
+  assert.equal(numErrors + numWarnings, 0, `the Khronos validator: ${JSON.stringify(messages.slice(0, 3))}`);
+  const gltf = await parseGLB(glb);
   const mixer = mixerOf(gltf);
   const meshes = [];
   gltf.scene.traverse((o) => { if (o.isMesh) meshes.push(o); });
