@@ -123,7 +123,11 @@ test('bad MDL files fail with a specific error', () => {
 test('writeGLB (the Khronos validator: no error, no warning): MDL frames and a frame group as morph targets, three.js plays them as sample() does within 1e-4', async () => {
   const group = { group: [pose('flame1', 0), pose('flame2', 40), pose('flame3', 80)], intervals: [0.1, 0.2, 0.3] };
   const m = iq.load(buildMDL({ ...BASE, skins: [pixels()], frames: [pose('run1', 0), pose('run2', 30), group] }).bytes);
-  const { glb } = await iq.writeGLB(m);
+  const { glb, missingFiles } = await iq.writeGLB(m);
+  // the skin the file embeds goes into the GLB as a texture, nothing missing
+  const json = JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + new DataView(glb.buffer, glb.byteOffset).getUint32(12, true))));
+  assert.deepEqual(missingFiles, []);
+  assert.equal(json.images?.length, 1);
   const { numErrors, numWarnings, messages } = (await validator.validateBytes(glb)).issues;
   assert.equal(numErrors + numWarnings, 0, `the Khronos validator: ${JSON.stringify(messages.slice(0, 3))}`);
   const gltf = await parseGLB(glb);
