@@ -75,13 +75,15 @@ static int need(mdl_parser *p, uint64_t at, uint64_t count, uint64_t elem, const
 }
 
 /* A group's intervals (cumulative end times, as the engines read them):
- * unusable ones (not finite, not above the previous) are repaired to 0.1 s steps. */
+ * unusable ones (not finite, or not at least a millisecond past the
+ * previous: DarkPlaces replaces intervals under 0.01 s) are repaired to
+ * 0.1 s steps, so a group's clip plays at most 1000 frames a second. */
 static void read_intervals(mdl_parser *p, const uint8_t *src, uint32_t n, float *out) {
     float prev = 0;
     int usable = 1;
     for (uint32_t k = 0; k < n; k++) {
         float v = iqi_f32(src + 4 * (size_t)k);
-        if (!(v > prev) || !iqi_usable(p->ctx, v)) usable = 0;
+        if (!(v >= prev + 0.001f) || !iqi_usable(p->ctx, v)) usable = 0;
         if (out) out[k] = v;
         prev = v;
     }

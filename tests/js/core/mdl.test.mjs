@@ -91,6 +91,11 @@ test('frame groups: their frames in order with their intervals, one clip each at
   assert.deepEqual(codes(r), ['repaired']);
   assert.deepEqual(r.frames.map((f) => f.interval), [0.1, 0.2, 0.3].map(Math.fround));
   r.dispose();
+  // intervals closer than a millisecond (fuzz_mdl found an infinite rate) are repaired too
+  const tiny = iq.load(buildMDL({ ...BASE, skins: [pixels()], frames: [{ ...group, intervals: [1e-30, 2e-30, 3e-30] }] }).bytes);
+  assert.deepEqual(codes(tiny), ['repaired']);
+  assert.equal(tiny.animations[0].framerate, 10);
+  tiny.dispose();
 });
 
 test('Xonotic ships MDL files named .md3: the magic decides', () => {
