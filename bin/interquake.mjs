@@ -132,7 +132,8 @@ const OPTIONS = {
   },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3',
-  'md5', 'dpm', 'zym', 'mdr'];
+  'md5', 'dpm', 'zym', 'mdr',
+  'md2', 'mdl', 'mdc'];
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;
