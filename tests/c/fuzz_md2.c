@@ -3,7 +3,7 @@
  * invariant (finite values, indices in range), survive evaluation and
  * morphing between any two frames, and write a GLB.
  *   ./build.sh fuzz 600 */
-// seeds: build/fuzz-corpus/fuzz_md2
+// seeds: tests/c/seeds/fuzz_md2
 #include "check_model.h"
 #include "glb_check.h"
 #include "interquake.h"

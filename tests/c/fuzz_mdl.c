@@ -3,7 +3,7 @@
  * keep every invariant (finite values, indices in range, whole skin
  * pictures), survive evaluation and write a GLB.
  *   ./build.sh fuzz 600 */
-// seeds: build/fuzz-corpus/fuzz_mdl
+// seeds: tests/c/seeds/fuzz_mdl
 #include "check_model.h"
 #include "glb_check.h"
 #include "interquake.h"

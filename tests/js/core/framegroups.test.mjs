@@ -53,7 +53,7 @@ test('format facts come from the C: formatOf by magic, formats and readsFormat f
   assert.equal(iq.formatOf(readFileSync(DEMO)), 'iqm');
   assert.equal(iq.formatOf(new TextEncoder().encode('IDPO')), 'mdl');
   assert.equal(iq.formatOf(new Uint8Array(10)), 'unknown');
-  assert.deepEqual(iq.formats.sort(), ['iqe', 'iqm', 'md2', 'md3', 'mdc', 'mdl']);
+  assert.deepEqual(iq.formats.sort(), ['dpm', 'iqe', 'iqm', 'md2', 'md3', 'md5', 'mdc', 'mdl', 'mdr', 'zym']);
   assert.ok(iq.readsFormat('md2') && iq.readsFormat('framegroups'));
 });
 
