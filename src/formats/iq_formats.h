@@ -26,5 +26,8 @@ typedef struct iqi_reader {
     int (*parse)(iqi_ctx *ctx);
 } iqi_reader;
 extern const iqi_reader iqi_on_demand_readers[];
+/* What a format games ship under our extensions is ("a Quake sprite (IDSP)"), or NULL; the same
+ * file (formats/iq_readers.c): NULL for every file in the viewer's build. */
+const char *iqi_sibling_format(const uint8_t *d, size_t n);
 
 #endif

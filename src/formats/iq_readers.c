@@ -19,3 +19,33 @@ const iqi_reader iqi_on_demand_readers[] = {
 #endif
     {IQ_FORMAT_AUTO, 0}, /* the end */
 };
+
+/* Formats that games ship under our extensions (Xonotic has Quake 1 MDL
+ * files named .md3), named in the load's error instead of "unknown"; the
+ * viewer's build leaves the names out with the readers (an unknown format
+ * there). */
+#ifndef IQI_WITHOUT_ON_DEMAND_READERS
+static const struct { const char *magic; size_t size; const char *what; } siblings[] = {
+    {"MDSW", 4, "a Wolfenstein MDS model (MDSW)"},
+    {"MDMW", 4, "a Wolfenstein: Enemy Territory MDM mesh (MDMW)"},
+    {"MDXW", 4, "a Wolfenstein: Enemy Territory MDX skeleton (MDXW)"},
+    {"IDST", 4, "a Half-Life studio MDL model (IDST)"},
+    {"IDSQ", 4, "a Half-Life MDL sequence file (IDSQ)"},
+    {"IDSP", 4, "a Quake sprite (IDSP)"},
+    {"ACTRHEAD", 8, "an Unreal PSK mesh (ACTRHEAD)"},
+    {"ANIMHEAD", 8, "an Unreal PSA animation (ANIMHEAD)"},
+    {"glTF", 4, "a binary glTF model (glTF)"},
+    {"Kaydara FBX Binary", 18, "a binary FBX model (Kaydara FBX Binary)"},
+};
+#endif
+
+const char *iqi_sibling_format(const uint8_t *d, size_t n) {
+#ifndef IQI_WITHOUT_ON_DEMAND_READERS
+    for (size_t i = 0; i < sizeof siblings / sizeof siblings[0]; i++)
+        if (n >= siblings[i].size && memcmp(d, siblings[i].magic, siblings[i].size) == 0) return siblings[i].what;
+#else
+    (void)d;
+    (void)n;
+#endif
+    return NULL;
+}

@@ -130,27 +130,6 @@ int iq_format_readable(iq_format format) {
     return format == IQ_FORMAT_IQM || format == IQ_FORMAT_IQE || format == IQ_FORMAT_MD3 || on_demand_reader(format) != NULL;
 }
 
-/* Formats that games ship under our extensions (Xonotic has Quake 1 MDL
- * files named .md3): named in the error instead of "unknown". */
-static const struct { const char *magic; size_t size; const char *what; } siblings[] = {
-    {"MDSW", 4, "a Wolfenstein MDS model (MDSW)"},
-    {"MDMW", 4, "a Wolfenstein: Enemy Territory MDM mesh (MDMW)"},
-    {"MDXW", 4, "a Wolfenstein: Enemy Territory MDX skeleton (MDXW)"},
-    {"IDST", 4, "a Half-Life studio MDL model (IDST)"},
-    {"IDSQ", 4, "a Half-Life MDL sequence file (IDSQ)"},
-    {"IDSP", 4, "a Quake sprite (IDSP)"},
-    {"ACTRHEAD", 8, "an Unreal PSK mesh (ACTRHEAD)"},
-    {"ANIMHEAD", 8, "an Unreal PSA animation (ANIMHEAD)"},
-    {"glTF", 4, "a binary glTF model (glTF)"},
-    {"Kaydara FBX Binary", 18, "a binary FBX model (Kaydara FBX Binary)"},
-};
-
-static const char *sibling_format(const uint8_t *d, size_t n) {
-    for (size_t i = 0; i < sizeof siblings / sizeof siblings[0]; i++)
-        if (n >= siblings[i].size && memcmp(d, siblings[i].magic, siblings[i].size) == 0) return siblings[i].what;
-    return NULL;
-}
-
 static iq_format detect_format(const uint8_t *d, size_t n) {
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (starts_with(d, n, formats[i].magic, formats[i].size)) return formats[i].format;
@@ -217,8 +196,8 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
         else if (format != IQ_FORMAT_AUTO && (unsigned)format < IQ_FORMAT_COUNT)
             iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: not in this build (interquake-readers.wasm reads it)",
                      iq_format_name(format));
-        else if (sibling_format(ctx.data, size))
-            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: interquake does not read it", sibling_format(ctx.data, size));
+        else if (iqi_sibling_format(ctx.data, size))
+            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: interquake does not read it", iqi_sibling_format(ctx.data, size));
         else if (size < 4) iqi_fail(&ctx, IQ_ERROR_TRUNCATED, 0, "%zu bytes is too short to be a model file", size);
         else iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "no signature of a format interquake reads at the start of the file");
         break;

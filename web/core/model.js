@@ -78,16 +78,10 @@ export class Model {
     if (p.frameInfo) {
       const info = wasm.readArray('iq_frame_info', p.frameInfo, d.frameCount, dv);
       const bounds = wasm.readArray('iq_bounds', p.frameBounds, d.frameCount, dv);
-      d.frames = info.map((f, i) => ({
-        name: f.name, min: bounds[i].min, max: bounds[i].max, localOrigin: f.localOrigin, radius: bounds[i].radius,
-        interval: f.interval,
-      }));
+      d.frames = info.map((f, i) => ({ ...f, min: bounds[i].min, max: bounds[i].max, radius: bounds[i].radius })); // name, localOrigin, interval
     }
     // Copies: the pictures are small (MDL skins) and outlive dispose() as plain data.
-    d.images = wasm.readArray('iq_model_image', p.images, p.imageCount, dv).map((img) => ({
-      name: img.name, width: img.width, height: img.height, skin: img.skin, interval: img.interval,
-      data: wasm.copy(img.data, img.width * img.height * 4),
-    }));
+    d.images = wasm.readArray('iq_model_image', p.images, p.imageCount, dv).map((img) => ({ ...img, data: wasm.copy(img.data, img.width * img.height * 4) }));
   }
 
   _check() {

@@ -26,11 +26,18 @@ export async function buildContent(iq, input, options) {
   if (main.kind === 'unknown') {
     throw new ViewerError('unknown_format', `${main.path}: not a model interquake reads (unrecognised first bytes)`, main.path);
   }
-  // The one-file element reads MD2, MDL... with interquake-readers.wasm, fetched the first time a file needs it.
-  const format = options.format && options.format !== 'auto' ? options.format : iq.formatOf(main.bytes);
+  // The one-file element reads MD5, MD2, MDL... (and .framegroups) with interquake-readers.wasm,
+  // fetched the first time a file needs it: load() says 'unavailable' until then.
   const framegroups = await framegroupsBeside(files, main.path);
-  if ((format !== 'unknown' && !iq.readsFormat(format)) || (framegroups && !iq.readsFormat('framegroups'))) await iq.loadReaders();
-  const model = iq.load(main.bytes, { name: main.path, format: options.format || 'auto', framegroups });
+  const load = () => iq.load(main.bytes, { name: main.path, format: options.format || 'auto', framegroups });
+  let model;
+  try {
+    model = load();
+  } catch (err) {
+    if (err.code !== 'unavailable') throw err;
+    await iq.loadReaders();
+    model = load();
+  }
   try {
     const missingFiles = [];
     const warnings = [...(input.warnings ?? []), ...model.warnings.map((w) => ({ ...w, file: main.path }))];
