@@ -82,15 +82,17 @@ test('in the one-file element: an .md5mesh with its .md5anim, a DPM, a ZYM and a
     const out = [];
     for (const input of list) {
       await v.load(Object.fromEntries(Object.entries(input).map(([k, b]) => [k, new Uint8Array(b)])));
-      v.renderFrame(0);
-      out.push({ format: v.info.format, animations: v.availableAnimations.map((a) => a.name ?? a), pixels: (await window.iqPixels(v)).count });
+      const animations = v.availableAnimations.map((a) => a.name ?? a);
+      v.renderFrame(0, { animation: animations[0] });
+      out.push({ format: v.info.format, animations, triangles: v.info.triangles, pixels: (await window.iqPixels(v)).count });
     }
     const fetched = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((n) => /\.wasm$/.test(n));
     return { out, fetched };
   }, inputs);
   assert.deepEqual(r.out.map((o) => o.format), ['md5', 'dpm', 'zym', 'mdr']);
   assert.deepEqual(r.out[0].animations, ['arm_wave'], 'the .md5anim is attached in the readers\' WASM too');
-  assert.ok(r.out.every((o) => o.pixels > 20), `drawn: ${JSON.stringify(r.out)}`);
+  assert.ok(r.out[0].pixels > 20 && r.out[3].pixels > 20, `the arm and the MDR are drawn: ${JSON.stringify(r.out)}`);
+  assert.deepEqual(r.out.slice(1, 3).map((o) => o.triangles), [1, 1], 'the hand-made DPM and ZYM: one triangle each');
   assert.deepEqual(r.fetched, ['/interquake-viewer.wasm', '/interquake-readers.wasm']);
   assert.deepEqual(browser.errors, []);
   await page.close();
