@@ -22,6 +22,24 @@ mapfile -t SOURCES < <(find src -name 'iq_*.c' ! -path 'src/wasm/*' | LC_ALL=C s
 mapfile -t WASM_ONLY < <(find src/wasm -name 'iq_*.c' | LC_ALL=C sort)
 mapfile -t HEADERS < <(find src -name '*.h' | LC_ALL=C sort)
 WASM_SOURCES=("${SOURCES[@]}" "${WASM_ONLY[@]}")
+# Readers the one-file element leaves out of interquake-viewer.wasm: interquake-readers.wasm (the
+# viewer's build with them) is fetched the first time a file needs one (iq.loadReaders()). One path
+# per line: a new reader adds its files here and its line to src/formats/iq_readers.c, which the
+# viewer's build compiles with IQI_WITHOUT_ON_DEMAND_READERS (an empty list).
+ON_DEMAND_SOURCES=(
+  src/formats/iq_readers.c
+  src/formats/iq_anorms.c
+  src/formats/iq_frame_clips.c
+  src/formats/iq_framegroups.c
+  src/formats/iq_md2.c
+  src/formats/iq_mdl.c
+  src/formats/iq_mdc.c
+  src/formats/iq_quake_palette.c
+  src/formats/iq_md5.c
+  src/formats/iq_darkplaces.c
+  src/formats/iq_mdr.c
+  src/formats/iq_skeletal.c
+)
 CFLAGS_COMMON=(-std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Isrc)
 # Debian's emcc runs its JS optimizer with the system node, which only finds acorn here.
 export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
@@ -120,27 +138,32 @@ link_wasm() { # link_wasm OUT OBJECTS...
 
 build_wasm() {
   ensure_emcc
-  local cold=() src hot
+  local cold=() viewer_cold=() src hot
   for src in "${SOURCES[@]}"; do
     hot=0; for f in "${FRAME_SOURCES[@]}"; do [ "$src" = "$f" ] && hot=1; done
     [ $hot = 1 ] || cold+=("$src")
+    for f in "${ON_DEMAND_SOURCES[@]}"; do [ "$src" = "$f" ] && hot=1; done
+    [ $hot = 1 ] || viewer_cold+=("$src")
   done
   local variant simd
   for variant in simd baseline; do
     simd=(); [ $variant = simd ] && simd=(-msimd128)
     # The two object sets of a variant side by side (2 cores).
     wasm_objects "$WASM_OBJ/$variant" -O2 "${simd[@]}" -- "${WASM_SOURCES[@]}" & local pid=$!
-    # (-DIQI_VIEWER_BUILD: the load leaves out the readers a plain page does not need, MD5, DPM and ZYM)
-    wasm_objects "$WASM_OBJ/$variant-size" -Os -DIQI_VIEWER_BUILD "${simd[@]}" -- "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c
+    wasm_objects "$WASM_OBJ/$variant-size" -Os "${simd[@]}" -- "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c src/wasm/iq_wasm_readers.c
     wait "$pid"
+    wasm_objects "$WASM_OBJ/$variant-no-readers" -Os "${simd[@]}" -DIQI_WITHOUT_ON_DEMAND_READERS -- src/formats/iq_readers.c
   done
   local suffix
   for variant in simd baseline; do
     suffix=; [ $variant = baseline ] && suffix=-baseline
     mapfile -t all < <(objects_of "$WASM_OBJ/$variant" "${WASM_SOURCES[@]}")
     link_wasm "web/interquake$suffix.wasm" "${all[@]}"
-    mapfile -t viewer < <(objects_of "$WASM_OBJ/$variant" "${FRAME_SOURCES[@]}"; objects_of "$WASM_OBJ/$variant-size" "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c)
+    mapfile -t viewer < <(objects_of "$WASM_OBJ/$variant" "${FRAME_SOURCES[@]}"; objects_of "$WASM_OBJ/$variant-size" "${viewer_cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c; objects_of "$WASM_OBJ/$variant-no-readers" src/formats/iq_readers.c)
     link_wasm "web/interquake-viewer$suffix.wasm" "${viewer[@]}"
+    # the same with the readers it leaves out: fetched by the element for a file that needs one
+    mapfile -t readers < <(objects_of "$WASM_OBJ/$variant" "${FRAME_SOURCES[@]}"; objects_of "$WASM_OBJ/$variant-size" "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c src/wasm/iq_wasm_readers.c)
+    link_wasm "web/interquake-readers$suffix.wasm" "${readers[@]}"
   done
   mapfile -t shaders < <(objects_of "$WASM_OBJ/baseline" "${SOURCES[@]}" src/wasm/iq_wasm_shader.c src/wasm/iq_wasm_tables.c)
   link_wasm web/interquake-shaders.wasm "${shaders[@]}"
@@ -391,6 +414,10 @@ size_report() {
     printf '%-44s %8d bytes, %7d gzipped\n' "<interquake-viewer> as bundle + viewer wasm" \
       "$(( $(wc -c < "$f") + $(wc -c < "$w") ))" "$(( $(gzip -9c "$f" | wc -c) + $(gzip -9c "$w" | wc -c) ))"
   fi
+  # Fetched only for a file in a format the viewer's WASM leaves out (MD2, MDL...) or a .framegroups:
+  # the page keeps interquake-viewer.wasm and adds this one.
+  f=web/interquake-readers.wasm
+  printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (MD5, DPM, ZYM, MDR, MD2, MDL, MDC, .framegroups)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
   # Fetched only for a model whose surfaces name shader-script blocks.
   for f in web/viewer/shaderdraw.js web/interquake-shaders.min.js web/interquake-shaders.wasm; do
     printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (scripts only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"

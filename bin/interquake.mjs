@@ -23,9 +23,9 @@ const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 // -- Usage
 
 const HELP = {
-  main: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3] [--pk3 ARCHIVE]...
+  main: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3|md5|dpm|zym|mdr|md2|mdl|mdc] [--pk3 ARCHIVE]...
        interquake validate PATH... [--json] [--warnings] [--alone] [--workers N] [--timeout SECONDS]
-       interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
+       interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3|md5|dpm|zym|mdr|md2|mdl|mdc] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
                   [--weapon NAME] [--anim FILE]... [--front x|z] [--ground] [--scale N|metres]
        interquake render IN OUT.png [--size WxH] [--animation NAME] [--time S] [--orbit "T P R"] [--turntable N] [--sheet] ...
        interquake render --out-dir DIR PATH... [render flags] [--workers N]
@@ -37,7 +37,7 @@ const HELP = {
   render    draw a model or player to PNG (a turntable as animated PNG, a sprite sheet), no browser
 
 Exit codes: 0 done, 1 bad input (validate: something failed), 2 bad usage.`,
-  info: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3] [--pk3 ARCHIVE]...
+  info: `usage: interquake info TARGET [--json] [--full] [--skin NAME] [--format iqm|iqe|md3|md5|dpm|zym|mdr|md2|mdl|mdc] [--pk3 ARCHIVE]...
 
 TARGET is
   a model (.iqm, .iqe, .md3)       format, counts, meshes with every material or shader,
@@ -67,7 +67,7 @@ read yet: ...)"), then a summary. Exits 1 when something failed, 0 otherwise.
   --alone         check each .pk3's players on their own, not with the other .pk3s of its folder
   --workers N     worker threads (default: every core, ${defaultWorkers()} here)
   --timeout S     seconds one item may take before its worker is stopped (default 60)`,
-  convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
+  convert: `usage: interquake convert IN OUT.iqm|OUT.glb [--format iqm|iqe|md3|md5|dpm|zym|mdr|md2|mdl|mdc] [--skin NAME] [--lod N] [--pk3 ARCHIVE]...
                   [--weapon NAME] [--anim FILE]... [--front x|z] [--ground] [--scale N|metres]
 
 OUT.glb: writes IN (an IQM, IQE, MD3, MD5, DPM, ZYM or MDR model, a Quake 3 player folder, or
@@ -132,7 +132,8 @@ const OPTIONS = {
   },
 };
 const FORMATS = ['auto', 'iqm', 'iqe', 'md3',
-  'md5', 'dpm', 'zym', 'mdr'];
+  'md5', 'dpm', 'zym', 'mdr',
+  'md2', 'mdl', 'mdc'];
 
 function parseArgs(argv) {
   const [command, ...rest] = argv;

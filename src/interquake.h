@@ -58,8 +58,13 @@ typedef enum iq_warning_code {
 typedef enum iq_format {
     IQ_FORMAT_AUTO = 0, IQ_FORMAT_IQM, IQ_FORMAT_IQE, IQ_FORMAT_MD3,
     IQ_FORMAT_MD5, /* Doom 3's .md5mesh and .md5anim (docs/MD5.md) */
-    IQ_FORMAT_DPM, IQ_FORMAT_ZYM, /* DarkPlaces (docs/DARKPLACES.md) */
+    IQ_FORMAT_DPM, /* DarkPlaces (docs/DARKPLACES.md) */
+    IQ_FORMAT_ZYM, /* DarkPlaces (docs/DARKPLACES.md) */
     IQ_FORMAT_MDR, /* ioquake3's skeletal format (docs/MDR.md) */
+    IQ_FORMAT_MD2, /* Quake 2 */
+    IQ_FORMAT_MDL, /* Quake 1 */
+    IQ_FORMAT_MDC, /* Return to Castle Wolfenstein, Enemy Territory */
+    IQ_FORMAT_COUNT
 } iq_format;
 
 /* What went wrong, where. offset is a byte offset into the input (-1 when it
@@ -164,7 +169,17 @@ typedef struct iq_warning {
 typedef struct iq_frame_info {
     const char *name;
     float local_origin[3];
+    float interval;           /* MDL frame groups: when this frame ends, in seconds from the group's start (as stored); else 0 */
 } iq_frame_info;
+
+/* A picture the model file embeds (Quake 1 MDL skins), decoded to RGBA8. */
+typedef struct iq_model_image {
+    const char *name;         /* "skin0"; "skin1_2" for picture 2 of skin group 1 */
+    uint32_t width, height;
+    const uint8_t *data;      /* width * height * 4 bytes, RGBA, top row first */
+    uint32_t skin;            /* the skin it belongs to (a group's pictures share one) */
+    float interval;           /* skin groups: when the picture ends, in seconds from the group's start (as stored); else 0 */
+} iq_model_image;
 
 /* One shader name of an MD3 surface (a surface may list several). */
 typedef struct iq_shader {
@@ -221,7 +236,10 @@ typedef struct iq_model {
     float *tag_transforms;     /* frame_count * tag_count row-major 3x4 as in the file:
                                 * columns 0..2 = the tag's x, y, z axes, column 3 = origin */
     uint32_t shader_count;
-    iq_shader *shaders;        /* every surface's shaders, grouped by mesh in file order */
+    iq_shader *shaders;        /* every surface's shaders (MD2, MDL: the skins), grouped by mesh in file order */
+    /* Pictures the file embeds (MDL skins), decoded; each skin's first picture names a mesh shader. */
+    uint32_t image_count;
+    iq_model_image *images;
 } iq_model;
 
 /* Evaluation state: what posing a model writes. The model itself is not
@@ -259,6 +277,20 @@ typedef struct iq_image {
 /* Loads a model from memory. Returns NULL on failure and fills *error when
  * error is not NULL. The input buffer is not referenced after the call. */
 iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts, iq_error *error);
+
+/* The format the first bytes name (IQ_FORMAT_AUTO for none), whether or not this build reads it. */
+iq_format iq_detect_format(const void *data, size_t size);
+/* 1 when this build reads the format. A build may leave readers out: the one-file element's WASM
+ * reads IQM, IQE and MD3, and interquake-readers.wasm the rest (build.sh, ON_DEMAND_SOURCES). */
+int iq_format_readable(iq_format format);
+/* The format's lower-case name ("md2"), or "unknown". */
+const char *iq_format_name(iq_format format);
+
+/* Names a model's animations from DarkPlaces' .framegroups text ("first count [fps [loop
+ * [name]]]" per line; docs/API-md2.md): they replace the model's own. Returns IQ_ERROR_NONE or a code
+ * (a model without frames: IQ_ERROR_BAD_ANIMATION); lines it skips or clamps are warnings on the
+ * model. Text with no group leaves the animations as they are, with an 'empty' warning. */
+iq_error_code iq_apply_framegroups(iq_model *model, const char *text, size_t size, iq_error *error);
 
 /* Frees a model and everything it owns. NULL is fine. */
 void iq_free(iq_model *model);

@@ -10,6 +10,9 @@ import { buildIQM, FORMATS } from '../tests/js/lib/iqm-build.mjs';
 import { buildMD3, quadSurface, packNormal } from '../tests/js/lib/md3-build.mjs';
 import { buildTGA } from '../tests/js/lib/tga-build.mjs';
 import { buildZip } from '../tests/js/lib/zip-build.mjs';
+import { buildMD2 } from '../tests/js/lib/md2-build.mjs';
+import { buildMDL } from '../tests/js/lib/mdl-build.mjs';
+import { buildMDC, packOffset } from '../tests/js/lib/mdc-build.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUT = join(ROOT, 'tests/c/seeds');
@@ -114,8 +117,51 @@ function zipSeeds() {
   };
 }
 
+// -- MD2, MDL, MDC: a quad over frames named as clips (MD2), with a skin, a seam and a frame group (MDL),
+// base and compressed frames with a tag (MDC)
+function md2Seeds() {
+  const frame = (name, dz, n) => ({ name, scale: [0.5, 0.25, 2], translate: [-8, 4, dz], verts: [[0, 0, 0, n], [64, 0, 1, n], [64, 128, 2, n], [0, 128, 3, n]] });
+  const quad = {
+    skinWidth: 32, skinHeight: 16, skins: ['models/test/skin.pcx'], st: [[0, 0], [32, 0], [32, 16], [0, 16], [8, 4]],
+    triangles: [{ xyz: [0, 1, 2], st: [0, 1, 2] }, { xyz: [0, 2, 3], st: [4, 2, 3] }],
+  };
+  return {
+    'one-frame.md2': buildMD2({ ...quad, frames: [frame('stand1', 0, 5)] }).bytes,
+    'clips.md2': buildMD2({ ...quad, frames: [frame('run1', 0, 5), frame('run2', 4, 52), frame('pain101', 8, 100), frame('pain102', 12, 161)] }).bytes,
+  };
+}
+function mdlSeeds() {
+  const base = {
+    scale: [0.5, 0.25, 2], origin: [-10, 4, -1], skinWidth: 8, skinHeight: 4,
+    stverts: [{ s: 0, t: 0 }, { onseam: 32, s: 2, t: 1 }, { s: 6, t: 3 }, { s: 4, t: 2 }],
+    triangles: [{ facesfront: 1, verts: [0, 1, 2] }, { facesfront: 0, verts: [0, 3, 1] }],
+  };
+  const pose = (name, z, n = 5) => ({ name, box: [[0, 0, z], [200, 100, z + 3]], verts: [[0, 0, z, n], [200, 0, z + 1, n], [200, 100, z + 2, n], [0, 100, z + 3, n]] });
+  const pixels = Uint8Array.from({ length: 32 }, (_, i) => i * 8);
+  const group = { group: [pose('fly1', 4), pose('fly2', 6)], intervals: [0.1, 0.2], box: [[0, 0, 4], [200, 100, 9]] };
+  return {
+    'skinned.mdl': buildMDL({ ...base, skins: [pixels], frames: [pose('walk1', 0), pose('walk2', 10, 52)] }).bytes,
+    'group.mdl': buildMDL({ ...base, skins: [pixels], frames: [pose('stand1', 0), group, pose('die1', 2)] }).bytes,
+  };
+}
+function mdcSeeds() {
+  const surface = {
+    name: 'body', shaders: ['models/x/body.tga'], triangles: [[0, 1, 2]], st: [[0, 0], [1, 0], [0, 1]],
+    base: [[{ xyz: [0, 0, 0] }, { xyz: [640, 0, 0] }, { xyz: [0, 640, 64] }], [{ xyz: [64, 64, 64] }, { xyz: [640, 64, 64] }, { xyz: [64, 640, 128] }]],
+    comp: [[0, 8, 32].map((n, i) => packOffset(127 + i, 107, 200, n))],
+    baseOf: [0, 0, 1], compOf: [-1, 0, -1],
+  };
+  return {
+    'tagged.mdc': buildMDC({
+      frames: [{ name: 'a' }, { name: 'b' }, { name: 'c' }],
+      tags: [{ name: 'tag_weapon', frames: [0, 1, 2].map((f) => ({ xyz: [64 * f, 128, -32], angles: [0, 8175, 0] })) }],
+      surfaces: [surface],
+    }).bytes,
+  };
+}
+
 const SEEDS = { fuzz_iqm: { ...iqmSeeds(), ...md3Seeds() }, fuzz_anim: iqmSeeds(), fuzz_iqe: { 'static.iqm': iqmSeeds()['static.iqm'], 'skinned.iqm': iqmSeeds()['skinned.iqm'] },
-  fuzz_md3: md3Seeds(), fuzz_tga: tgaSeeds(), fuzz_zip: zipSeeds() };
+  fuzz_md3: md3Seeds(), fuzz_tga: tgaSeeds(), fuzz_zip: zipSeeds(), fuzz_md2: md2Seeds(), fuzz_mdl: mdlSeeds(), fuzz_mdc: mdcSeeds() };
 
 const check = process.argv.includes('--check');
 let differ = 0;

@@ -22,13 +22,14 @@ let embeddedWasm = null;
 export function embedWasm(wasmFor) { embeddedWasm = wasmFor; }
 
 /**
- * An init() whose default WASM comes from defaultWasm(simd) (a URL, bytes or a Module), and whose
- * shader scripts, when that WASM leaves them out, come from shaderWasm() (loadShaderSupport()).
+ * An init() whose default WASM comes from defaultWasm(simd) (a URL, bytes or a Module), whose
+ * shader scripts, when that WASM leaves them out, come from shaderWasm() (loadShaderSupport()), and
+ * whose readers it leaves out from readersWasm(simd) (loadReaders()).
  * The first call compiles and instantiates; later calls with the same options (or none) resolve
  * to the same library, whichever entry made it; other options (another wasm or simd) make a
  * separate library.
  */
-export function makeInit(defaultWasm, shaderWasm = null) {
+export function makeInit(defaultWasm, shaderWasm = null, readersWasm = null) {
   // This init's own defaults (another entry's defaults, say the smaller viewer builds, are other keys).
   const defaults = { simd: Symbol('default simd build'), baseline: Symbol('default baseline build') };
   return function init(options = {}) {
@@ -38,7 +39,7 @@ export function makeInit(defaultWasm, shaderWasm = null) {
     const key = options.wasm ?? defaults[simd ? 'simd' : 'baseline'];
     if (!libraries.has(key)) {
       const promise = instantiate(options.wasm ?? (embeddedWasm ?? defaultWasm)(simd)).then((wasm) => {
-        const library = new Interquake(wasm, { shaders: shaderWasm?.() });
+        const library = new Interquake(wasm, { shaders: shaderWasm?.(), readers: options.wasm === undefined ? readersWasm?.(simd) : undefined });
         /** true: the SIMD build; false: the baseline build; undefined: a WASM passed to init(). */
         library.simd = options.wasm === undefined ? simd : undefined;
         DEFAULT_FRAMERATE = library.defaultFramerate;

@@ -1,7 +1,14 @@
 // Type declarations for the interquake JS API (web/interquake.js).
 
-export type Format = 'iqm' | 'iqe' | 'md3'
-  | 'md5' | 'dpm' | 'zym' | 'mdr';
+export type Format =
+  | 'iqm' | 'iqe' | 'md3'
+  | 'md5' // Doom 3 (.md5mesh, .md5anim)
+  | 'dpm' // DarkPlaces
+  | 'zym' // DarkPlaces (Zymotic)
+  | 'mdr' // ioquake3's skeletal format
+  | 'md2' // Quake 2
+  | 'mdl' // Quake 1
+  | 'mdc'; // Return to Castle Wolfenstein, Enemy Territory
 
 // Symbol.dispose (the `using` declaration) for consumers whose lib predates it (before esnext /
 // es2025), declared as lib.esnext.disposable and @types/node declare it, so the declarations merge.
@@ -57,6 +64,8 @@ export interface LoadOptions {
   name?: string;
   /** Forces a parser; 'auto' (the default) reads the magic bytes. */
   format?: 'auto' | Format;
+  /** The text of a DarkPlaces `.framegroups` file ("first count [fps [loop [name]]]" per line): it names the model's animations. */
+  framegroups?: string | Uint8Array | ArrayBuffer | ArrayBufferView;
 }
 
 /** The library init() resolves to (made by init() only). */
@@ -115,8 +124,18 @@ export class Interquake {
    * fetches and instantiates interquake-shaders.wasm (once). Rejects with wasm_unavailable.
    */
   loadShaderSupport(): Promise<void>;
-  /** The model formats load() reads, from the C's list ('iqm', 'iqe', 'md3', ...). */
-  readonly formats: string[];
+  /** The formats load() reads now (the one-file element's smaller build: 'iqm', 'iqe', 'md3' until loadReaders()). */
+  readonly formats: Format[];
+  /** The format the file's magic bytes name, whether or not this build reads it; 'unknown' for none. */
+  formatOf(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Format | 'unknown';
+  /** true when load() reads the format now ('framegroups': takes options.framegroups). */
+  readsFormat(format: Format | 'framegroups'): boolean;
+  /**
+   * Makes every format readable: resolves at once with interquake.wasm; with the one-file element's
+   * smaller build, fetches interquake-readers.wasm (once), and load() hands MD5, DPM, ZYM, MDR, MD2,
+   * MDL, MDC and .framegroups to it. Rejects with wasm_unavailable.
+   */
+  loadReaders(): Promise<void>;
   /** Bytes held by live models in the WASM heap. */
   readonly liveBytes: number;
   /** Current size of the WASM memory. */
@@ -195,21 +214,38 @@ export interface DecodedImage {
   data: Uint8Array;
 }
 
-/** MD3 per-frame metadata, as stored in the file. */
+/** Per-frame metadata of vertex-animated models (MD3, MD2, MDL), as stored in the file. */
 export interface FrameInfo {
   name: string;
   min: Vec3;
   max: Vec3;
   localOrigin: Vec3;
   radius: number;
+  /** MDL frame groups: when the frame ends, in seconds from the group's start (as stored); else 0. */
+  interval: number;
+}
+
+/** A picture the model file embeds (Quake 1 MDL skins), decoded through Quake's palette. */
+export interface ModelImage {
+  /** 'skin0', or 'skin1_2' for picture 2 of skin group 1; mesh.shaders name the skins' first pictures. */
+  name: string;
+  width: number;
+  height: number;
+  /** width * height * 4 bytes, RGBA, top row first; a copy. */
+  data: Uint8Array;
+  /** The skin it belongs to. */
+  skin: number;
+  /** Skin groups: when the picture ends, in seconds from the group's start (as stored); else 0. */
+  interval: number;
 }
 
 export interface Mesh {
   name: string;
   material: string;
   /**
-   * MD3 only: the surface's shader names as in the file (case, backslashes and extension kept); may be
-   * empty or hold several (`material` is the first, or '').
+   * MD3: the surface's shader names as in the file (case, backslashes and extension kept); may be
+   * empty or hold several (`material` is the first, or ''). MD2: the skin paths; MDL: the skins'
+   * names in `images` ('skin0', 'skin1_0').
    */
   shaders?: string[];
   /** MD3 only: the name Quake 3 matches .skin lines against (lower case, a trailing "_<char>" cut). */
@@ -332,8 +368,10 @@ export class Model {
   skin(): Evaluated;
   /** Tag names (MD3), in file order; [] for IQM/IQE models (use joint names with tagMatrix). */
   readonly tags: string[];
-  /** MD3: per-frame name, bounds, local origin and radius; [] for other formats. */
+  /** MD3, MD2, MDL: per-frame name, bounds, local origin and radius; [] for other formats. */
   readonly frames: FrameInfo[];
+  /** Pictures the file embeds (MDL skins); [] for other formats. */
+  readonly images: ModelImage[];
   /** MD3: every frame's positions, frameCount * vertexCount * 3; null for other formats. */
   readonly framePositions: Float32Array | null;
   /** MD3: every frame's unit normals, laid out like framePositions; null for other formats. */

@@ -32,7 +32,7 @@ function modelSummary(model, path, size) {
   const arrays = ['positions', 'texcoords', 'normals', 'tangents', 'colors', 'blendIndices', 'blendWeights']
     .filter((name) => model[name] !== null);
   // MD3 stores no animations: the clip the library offers over its frames is not in the file.
-  const animations = model.format === 'md3' ? [] : model.animations;
+  const animations = model.format === 'md3' || model.format === 'mdc' ? [] : model.animations;
   return {
     schema: SCHEMA,
     kind: 'model',
@@ -179,7 +179,8 @@ function modelText(s, full) {
   if (s.commentBytes) out.push(`  comment: ${s.commentBytes} bytes`);
   out.push(`meshes (${s.meshes.length})`);
   const rows = s.meshes.map((m) => [m.name || '(unnamed)', plural(m.vertexCount, 'vertex', 'vertices'), plural(m.triangleCount, 'triangle'),
-    s.format === 'md3' ? (m.shaders.length > 1 ? `shaders: ${m.shaders.join(', ')}` : `shader: ${m.shaders[0] || '(none)'}`)
+    s.format === 'md3' || s.format === 'mdc' ? (m.shaders.length > 1 ? `shaders: ${m.shaders.join(', ')}` : `shader: ${m.shaders[0] || '(none)'}`)
+      : s.format === 'md2' || s.format === 'mdl' ? `skins: ${m.shaders.join(', ') || '(none)'}`
       : `material: ${m.material || '(none)'}`,
     m.texture ? `texture: ${m.textureFile ?? `${m.texture} MISSING`}` : '']);
   out.push(...table(rows));

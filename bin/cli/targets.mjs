@@ -194,13 +194,14 @@ export async function openTarget(iq, target, options = {}) {
     // textures of a model inside an archive: by game path, or beside the model
     const dir = inner.includes('/') ? inner.slice(0, inner.lastIndexOf('/') + 1) : '';
     const textures = (path) => (archive.has(path) ? archive.read(path) : archive.has(dir + path) ? archive.read(dir + path) : null);
-    const model = iq.load(entryBytes, { name, format: options.format });
+    const framegroups = archive.has(`${inner}.framegroups`) ? archive.read(`${inner}.framegroups`) : undefined;
+    const model = iq.load(entryBytes, { name, format: options.format, framegroups });
     const warnings = attachAnimationsBeside(iq, model, inner, archive.files.filter((f) => f.toLowerCase().startsWith(dir.toLowerCase())),
       (path) => archive.read(path, { use: 'model' }), `${path}:`);
     return { kind: 'model', path: name, bytes: entryBytes.length, model, textures, warnings };
   }
   if (options.pk3?.length) throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
-  const model = iq.load(bytes, { name: path, format: options.format });
+  const model = iq.load(bytes, { name: path, format: options.format, framegroups: await framegroupsBeside(path) });
   let warnings = [];
   if (ANIMATED_BESIDE.test(path)) {
     const dir = dirname(path);
@@ -266,7 +267,7 @@ async function openModelFolder(iq, dir, options) {
   const picked = await iq.chooseFolderModel(models, files);
   if (!picked.main) return null;
   const mainPath = onDisk(picked.main.path);
-  const model = iq.load(picked.main.bytes, { name: mainPath, format: options.format });
+  const model = iq.load(picked.main.bytes, { name: mainPath, format: options.format, framegroups: await framegroupsBeside(mainPath) });
   const warnings = [...picked.warnings];
   for (const file of picked.animationFiles) {
     let source = null;
@@ -296,6 +297,15 @@ async function openModelFolder(iq, dir, options) {
     choice: { reason: picked.reason, config: picked.config?.path ?? null, skins: skins.map((s) => s.name), models: picked.meshes.map((m) => m.path) },
     warnings,
   };
+}
+
+/** DarkPlaces' `<model>.framegroups` beside a model on disk (it names the model's animations), or undefined. */
+export async function framegroupsBeside(modelPath) {
+  try {
+    return await readFile(`${modelPath}.framegroups`);
+  } catch {
+    return undefined;
+  }
 }
 
 // Textures of a model on disk: the path as the model names it from the model's folder, from the

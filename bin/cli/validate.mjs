@@ -155,7 +155,7 @@ export async function walk(paths, iq, options = {}) {
         iq.load(head, { name: file.path }).dispose();
       } catch (err) {
         if (err && err.code === 'unsupported') {
-          format = problemOf(err, file.path).message.replace(/: interquake reads .*$/, '');
+          format = problemOf(err, file.path).message.replace(/: interquake does not read it$/, '');
           break;
         }
       }

@@ -1,7 +1,7 @@
 // The validate worker (started by validate.mjs's pool): one init() each; answers one job per message.
 import { parentPort } from 'node:worker_threads';
 import { init } from '../../web/interquake.node.js';
-import { loadPlayerFolder, missingOverSkins, openArchiveFile, readBytes } from './targets.mjs';
+import { framegroupsBeside, loadPlayerFolder, missingOverSkins, openArchiveFile, readBytes } from './targets.mjs';
 import { kindName, problemOf } from './validate.mjs';
 
 async function workerMain() {
@@ -40,7 +40,9 @@ async function workerMain() {
     try {
       if (job.type === 'model' || job.type === 'archive-model') {
         const bytes = job.type === 'model' ? await readBytes(job.path) : (await archiveAt(job.archive)).read(job.entry);
-        const model = iq.load(bytes, { name: job.path });
+        const framegroups = job.type === 'model' ? await framegroupsBeside(job.path)
+          : (await archiveAt(job.archive)).has(`${job.entry}.framegroups`) ? (await archiveAt(job.archive)).read(`${job.entry}.framegroups`) : undefined;
+        const model = iq.load(bytes, { name: job.path, framegroups });
         result.warnings = model.warnings.map((w) => ({ code: w.code, message: w.message }));
         model.dispose();
       } else {

@@ -97,41 +97,46 @@ static int starts_with(const uint8_t *d, size_t n, const char *signature, size_t
     return memcmp(d, signature, n < signature_size ? n : signature_size) == 0;
 }
 
-/* Formats that games ship under our extensions (Xonotic has Quake 1 MDL
- * files named .md3): named in the error instead of "unknown". */
-static const struct { const char *magic; size_t size; const char *what; } siblings[] = {
-    {"IDPO", 4, "a Quake 1 MDL model (IDPO)"},
-    {"IDP2", 4, "a Quake 2 MD2 model (IDP2)"},
-    {"IDPC", 4, "a Return to Castle Wolfenstein MDC model (IDPC)"},
-    {"MDSW", 4, "a Wolfenstein MDS model (MDSW)"},
-    {"MDMW", 4, "a Wolfenstein: Enemy Territory MDM mesh (MDMW)"},
-    {"MDXW", 4, "a Wolfenstein: Enemy Territory MDX skeleton (MDXW)"},
-    {"IDST", 4, "a Half-Life studio MDL model (IDST)"},
-    {"IDSQ", 4, "a Half-Life MDL sequence file (IDSQ)"},
-    {"IDSP", 4, "a Quake sprite (IDSP)"},
-    {"ACTRHEAD", 8, "an Unreal PSK mesh (ACTRHEAD)"},
-    {"ANIMHEAD", 8, "an Unreal PSA animation (ANIMHEAD)"},
-    {"glTF", 4, "a binary glTF model (glTF)"},
-    {"Kaydara FBX Binary", 18, "a binary FBX model (Kaydara FBX Binary)"},
+/* Every format the library knows, by magic and name, read by this build or not (a build may leave
+ * readers out: iq_format_readable). One line per format. */
+static const struct { iq_format format; const char *name; const char *magic; size_t size; } formats[] = {
+    {IQ_FORMAT_IQM, "iqm", "INTERQUAKEMODEL", 15},
+    {IQ_FORMAT_MD3, "md3", "IDP3", 4},
+    {IQ_FORMAT_IQE, "iqe", "# Inter-Quake Export", 20},
+    {IQ_FORMAT_MD2, "md2", "IDP2", 4},
+    {IQ_FORMAT_MDL, "mdl", "IDPO", 4},
+    {IQ_FORMAT_MDC, "mdc", "IDPC", 4},
+    /* MD5 text starts with its version line; Red Eclipse ships files that start at the commandline */
+    {IQ_FORMAT_MD5, "md5", "MD5Version", 10},
+    {IQ_FORMAT_MD5, "md5", "commandline", 11},
+    {IQ_FORMAT_DPM, "dpm", "DARKPLACESMODEL", 16},
+    {IQ_FORMAT_ZYM, "zym", "ZYMOTICMODEL", 12},
+    {IQ_FORMAT_MDR, "mdr", "RDM5", 4},
 };
 
-static const char *sibling_format(const uint8_t *d, size_t n) {
-    for (size_t i = 0; i < sizeof siblings / sizeof siblings[0]; i++)
-        if (n >= siblings[i].size && memcmp(d, siblings[i].magic, siblings[i].size) == 0) return siblings[i].what;
+const char *iq_format_name(iq_format format) {
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (formats[i].format == format) return formats[i].name;
+    return format == IQ_FORMAT_AUTO ? "auto" : "unknown";
+}
+
+static const iqi_reader *on_demand_reader(iq_format format) {
+    for (const iqi_reader *r = iqi_on_demand_readers; r->parse; r++)
+        if (r->format == format) return r;
     return NULL;
 }
 
+int iq_format_readable(iq_format format) {
+    return format == IQ_FORMAT_IQM || format == IQ_FORMAT_IQE || format == IQ_FORMAT_MD3 || on_demand_reader(format) != NULL;
+}
+
 static iq_format detect_format(const uint8_t *d, size_t n) {
-    if (starts_with(d, n, "INTERQUAKEMODEL", 15)) return IQ_FORMAT_IQM;
-    if (starts_with(d, n, "IDP3", 4)) return IQ_FORMAT_MD3;
-    if (starts_with(d, n, "# Inter-Quake Export", 20)) return IQ_FORMAT_IQE;
-    /* MD5 text starts with its version line; Red Eclipse ships files that start at the commandline */
-    if (starts_with(d, n, "MD5Version", 10) || starts_with(d, n, "commandline", 11)) return IQ_FORMAT_MD5;
-    if (starts_with(d, n, "DARKPLACESMODEL", 16)) return IQ_FORMAT_DPM;
-    if (starts_with(d, n, "ZYMOTICMODEL", 12)) return IQ_FORMAT_ZYM;
-    if (starts_with(d, n, "RDM5", 4)) return IQ_FORMAT_MDR;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (starts_with(d, n, formats[i].magic, formats[i].size)) return formats[i].format;
     return IQ_FORMAT_AUTO;
 }
+
+iq_format iq_detect_format(const void *data, size_t size) { return data ? detect_format(data, size) : IQ_FORMAT_AUTO; }
 
 iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts, iq_error *error) {
     iq_error local_error;
@@ -186,22 +191,15 @@ iq_model *iq_load_memory(const void *data, size_t size, const iq_load_opts *opts
     case IQ_FORMAT_IQM: ok = iqi_parse_iqm(&ctx); break;
     case IQ_FORMAT_IQE: ok = iqi_parse_iqe(&ctx); break;
     case IQ_FORMAT_MD3: ok = iqi_parse_md3(&ctx); break;
-#ifndef IQI_VIEWER_BUILD
-    case IQ_FORMAT_MD5: ok = iqi_parse_md5(&ctx); break;
-    case IQ_FORMAT_DPM: ok = iqi_parse_dpm(&ctx); break;
-    case IQ_FORMAT_ZYM: ok = iqi_parse_zym(&ctx); break;
-    case IQ_FORMAT_MDR: ok = iqi_parse_mdr(&ctx); break;
-#else /* the one-file element's interquake-viewer.wasm (build.sh) leaves these readers out to stay small */
-    case IQ_FORMAT_MD5: case IQ_FORMAT_DPM: case IQ_FORMAT_ZYM: case IQ_FORMAT_MDR:
-        iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: read by interquake.wasm; the one-file element's smaller interquake-viewer.wasm leaves this reader out",
-                 format == IQ_FORMAT_MD5 ? "MD5" : format == IQ_FORMAT_DPM ? "DPM" : format == IQ_FORMAT_ZYM ? "ZYM" : "MDR");
-        break;
-#endif
     default:
-        if (sibling_format(ctx.data, size))
-            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: interquake reads IQM, IQE, MD3, MD5, DPM, ZYM and MDR", sibling_format(ctx.data, size));
+        if (on_demand_reader(format)) ok = on_demand_reader(format)->parse(&ctx);
+        else if (format != IQ_FORMAT_AUTO && (unsigned)format < IQ_FORMAT_COUNT)
+            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: not in this build (interquake-readers.wasm reads it)",
+                     iq_format_name(format));
+        else if (iqi_sibling_format(ctx.data, size))
+            iqi_fail(&ctx, IQ_ERROR_UNSUPPORTED, 0, "%s: interquake does not read it", iqi_sibling_format(ctx.data, size));
         else if (size < 4) iqi_fail(&ctx, IQ_ERROR_TRUNCATED, 0, "%zu bytes is too short to be a model file", size);
-        else iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "no IQM, IQE, MD3, MD5, DPM, ZYM or MDR signature at the start of the file");
+        else iqi_fail(&ctx, IQ_ERROR_UNKNOWN_FORMAT, 0, "no signature of a format interquake reads at the start of the file");
         break;
     }
     if (ok) ok = finish_model(&ctx);

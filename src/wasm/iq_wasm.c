@@ -93,6 +93,10 @@ IQ_EXPORT uint32_t iq_wasm_load(const void *data, uint32_t size, uint32_t format
     return handle;
 }
 
+/* The format the first bytes name (0: none), and whether this build reads a format. */
+IQ_EXPORT uint32_t iq_wasm_detect_format(const void *data, uint32_t size) { return (uint32_t)iq_detect_format(data, size); }
+IQ_EXPORT uint32_t iq_wasm_format_readable(uint32_t format) { return (uint32_t)iq_format_readable((iq_format)format); }
+
 /* A new evaluation state for a model: its handle, or 0 with *err filled. */
 IQ_EXPORT uint32_t iq_wasm_instance_create(uint32_t model_handle, iq_error *err) {
     iq_model *m = model_of(model_handle);

@@ -62,6 +62,11 @@ static const iq_wasm_field layout[] = {
     REC(iq_warning) F(iq_warning, code, code, U32) A(iq_warning, message, message, CHARS)
 
     REC(iq_frame_info) F(iq_frame_info, name, name, STR) A(iq_frame_info, localOrigin, local_origin, F32)
+    F(iq_frame_info, interval, interval, F32)
+
+    REC(iq_model_image) F(iq_model_image, name, name, STR) F(iq_model_image, width, width, U32)
+    F(iq_model_image, height, height, U32) F(iq_model_image, data, data, PTR) F(iq_model_image, skin, skin, U32)
+    F(iq_model_image, interval, interval, F32)
 
     REC(iq_shader) F(iq_shader, name, name, STR) F(iq_shader, index, index, I32) F(iq_shader, mesh, mesh, U32)
 
@@ -85,6 +90,7 @@ static const iq_wasm_field layout[] = {
     F(iq_model, frameInfo, frame_info, PTR) F(iq_model, tagCount, tag_count, U32)
     F(iq_model, tagNames, tag_names, PTR) F(iq_model, tagTransforms, tag_transforms, PTR)
     F(iq_model, shaderCount, shader_count, U32) F(iq_model, shaders, shaders, PTR)
+    F(iq_model, imageCount, image_count, U32) F(iq_model, images, images, PTR)
 
     REC(iq_instance) F(iq_instance, skinnedPositions, skinned_positions, PTR)
     F(iq_instance, skinnedNormals, skinned_normals, PTR) F(iq_instance, skinnedTangents, skinned_tangents, PTR)
@@ -263,8 +269,12 @@ static const iq_wasm_constant constants[] = {
     {"format", "auto", IQ_FORMAT_AUTO}, {"format", "iqm", IQ_FORMAT_IQM}, {"format", "iqe", IQ_FORMAT_IQE},
     {"format", "md3", IQ_FORMAT_MD3},
     {"format", "md5", IQ_FORMAT_MD5},
-    {"format", "dpm", IQ_FORMAT_DPM}, {"format", "zym", IQ_FORMAT_ZYM},
+    {"format", "dpm", IQ_FORMAT_DPM},
+    {"format", "zym", IQ_FORMAT_ZYM},
     {"format", "mdr", IQ_FORMAT_MDR},
+    {"format", "md2", IQ_FORMAT_MD2},
+    {"format", "mdl", IQ_FORMAT_MDL},
+    {"format", "mdc", IQ_FORMAT_MDC},
     {"loop", "auto", IQ_LOOP_AUTO}, {"loop", "repeat", IQ_LOOP_REPEAT}, {"loop", "once", IQ_LOOP_ONCE},
     {"loop", "pingpong", IQ_LOOP_PINGPONG},
     {"play", "stepped", IQ_PLAY_STEPPED}, {"play", "slerp", IQ_PLAY_SLERP}, {"play", "nlerp", IQ_PLAY_NLERP},

@@ -880,9 +880,8 @@ static int iqi_gltf_write_part(gw *w, uint32_t p, int32_t root) {
     pi->node = iqi_gltf_add_node(w, parent, pname);
     if (pi->node < 0) return 0;
     {
-        static const char *formats[] = {"auto", "iqm", "iqe", "md3"};
         sbuf e = {0};
-        iqi_json_printf(w, &e, "{\"format\":\"%s\"", (unsigned)m->format <= IQ_FORMAT_MD3 ? formats[m->format] : "unknown");
+        iqi_json_printf(w, &e, "{\"format\":\"%s\"", iq_format_name(m->format));
         if (m->comment_size) {
             iqi_json_lit(w, &e, ",\"comment\":");
             size_t n = 0;

@@ -429,12 +429,24 @@ function materialName(mesh, index) {
 }
 
 /** A model (IQM, IQE, MD3) with its own animations, as GLB. See Interquake.writeGLB. */
+/** RGBA8 pixels (top row first) as an uncompressed 32-bit TGA with a top-left origin. */
+function tgaOf({ width, height, data }) {
+  const out = new Uint8Array(18 + data.length);
+  out.set([0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, width & 255, width >> 8, height & 255, height >> 8, 32, 0x28]);
+  for (let i = 0; i < data.length; i += 4) out.set([data[i + 2], data[i + 1], data[i], data[i + 3]], 18 + i);
+  return out;
+}
+
 export async function writeModelGLB(lib, model, options = {}) {
   checkOptions(lib, options);
   model._check();
   const warnings = [];
   const missing = new Set();
-  const read = fileReader(options.files);
+  const files = fileReader(options.files);
+  // Skins the file embeds (MDL: model.images, decoded by the C) are found first, as uncompressed
+  // 32-bit TGA bytes the material code reads like any texture file.
+  const embedded = new Map(model.images.map((img) => [img.name, img]));
+  const read = embedded.size ? async (path) => (embedded.has(path) ? tgaOf(embedded.get(path)) : files ? files(path) : null) : files;
   const materials = new Materials(lib, warnings, missing);
   const meshMaterials = [];
   for (const [i, mesh] of model.meshes.entries()) {

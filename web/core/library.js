@@ -13,9 +13,16 @@ const loadModelConfig = () => (modelConfigCode ??= import('./modelcfg.js').catch
 const MODEL_CFG = /(^|[\\/])(iqm|md5|md3|md2|obj|smd)\.cfg$/i;
 
 export class CoreLibrary {
-  /** wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when the core has no shader scripts. */
+  /**
+   * wasm: the instantiated core (web/core/wasm.js); options.shaders: where the shader WASM is when
+   * the core has no shader scripts; options.readers: where the WASM with the readers this core
+   * leaves out is (the one-file element's: interquake-readers.wasm).
+   */
   constructor(wasm, options = {}) {
     this._wasm = wasm;
+    this._readerSource = options.readers ?? null;
+    this._readers = null; // a library over the readers' WASM, once loadReaders() has fetched it
+    this._readersLoading = null;
     // Shader scripts run in the core when it has them (interquake.wasm); the one-file element's
     // smaller core leaves them to interquake-shaders.wasm, instantiated by loadShaderSupport().
     this._shaders = wasm.has('iq_wasm_shader_parse') ? wasm : null;
@@ -30,25 +37,80 @@ export class CoreLibrary {
   }
 
   /**
-   * Loads an IQM, IQE, MD3, MD5, DPM or ZYM model from bytes. The format comes from the magic bytes;
-   * options.name is used in error messages and by formats that name things after their file (an
-   * .md5anim's animation), options.format forces a parser.
+   * The model formats load() reads now, by name, as the C lists them (this build's readers, and the
+   * readers' WASM once loaded): what "can read" means to a caller that sorts files (interquake validate).
+   */
+  get formats() { return Object.keys(this._wasm.constants.format).filter((f) => f !== 'auto' && this.readsFormat(f)); }
+
+  _reads(format) {
+    const wasm = this._wasm;
+    return format === 'framegroups' ? wasm.has('iq_wasm_apply_framegroups') : wasm.value('iq_wasm_format_readable', wasm.constants.format[format]) === 1;
+  }
+
+  /** The format the file's magic bytes name ('md2', 'mdl', ...; 'unknown' for none), whether or not this build reads it. */
+  formatOf(bytes) {
+    const input = toBytes(bytes, 'formatOf()');
+    const wasm = this._wasm;
+    const index = wasm.withBytes(input.subarray(0, 64), (ptr, n) => wasm.value('iq_wasm_detect_format', ptr, n));
+    return index ? wasm.names.format[index] : 'unknown';
+  }
+
+  /**
+   * Makes every format readable: resolves at once with interquake.wasm, which reads them all; with
+   * the one-file element's smaller WASM, fetches and instantiates interquake-readers.wasm (once),
+   * and load() hands the formats its own build leaves out (MD5, DPM, ZYM, MDR, MD2, MDL, MDC) to it.
+   */
+  loadReaders() {
+    if (this._readers || !this._readerSource) return Promise.resolve();
+    return (this._readersLoading ??= instantiate(this._readerSource).then((wasm) => { this._readers = new CoreLibrary(wasm); },
+      (err) => { this._readersLoading = null; throw err; })); // a later call may retry
+  }
+
+  /**
+   * true when load() reads the format now (format 'framegroups': takes options.framegroups); false
+   * when it needs loadReaders() first (or no build reads it).
+   */
+  readsFormat(format) { return this._reads(format) || Boolean(this._readers?._reads(format)); }
+
+  /**
+   * Loads a model (IQM, IQE, MD3, MD5, DPM, ZYM, MDR, MD2, MDL, MDC) from bytes. The format comes
+   * from the magic bytes; options.name is used in error messages and by formats that name things
+   * after their file (an .md5anim's animation), options.format forces a parser, and
+   * options.framegroups (the text of a DarkPlaces `.framegroups` file, string or bytes) names its
+   * animations.
    */
   load(bytes, options = {}) {
-    const { name, format = 'auto' } = options;
+    const { name, format = 'auto', framegroups } = options;
     const input = toBytes(bytes, 'load()', name);
     const wasm = this._wasm;
     const formatIndex = wasm.constants.format[format];
     if (formatIndex === undefined) throw new InterquakeError('invalid_argument', `unknown format '${format}'`, { file: name });
+    // The one-file element's WASM leaves some readers (and .framegroups) to interquake-readers.wasm.
+    const wanted = format === 'auto' ? this.formatOf(input) : format;
+    if (this._readerSource && ((wanted !== 'unknown' && !this._reads(wanted)) || (framegroups != null && !this._reads('framegroups')))) {
+      if (!this._readers) throw new InterquakeError('unavailable', `${wanted}: needs await iq.loadReaders()`, { file: name });
+      return this._readers.load(input, options);
+    }
     // The file's name, for formats that name something after their file (an .md5anim's animation).
     const heap = wasm.arena(name);
+    let handle;
     try {
-      const namePtr = name == null ? 0 : heap.string(name);
-      const handle = wasm.makeWithBytes(input, 'iq_wasm_load', [formatIndex, namePtr, wasm.errorPtr], name);
-      return new Model(this, handle, name);
+      handle = wasm.makeWithBytes(input, 'iq_wasm_load', [formatIndex, name == null ? 0 : heap.string(name), wasm.errorPtr], name);
     } finally {
       heap.free();
     }
+    const model = new Model(this, handle, name);
+    if (framegroups != null) {
+      try {
+        const text = typeof framegroups === 'string' ? new TextEncoder().encode(framegroups) : toBytes(framegroups, 'load() framegroups', name);
+        wasm.withBytes(text, (ptr, n) => wasm.call('iq_wasm_apply_framegroups', [handle, ptr, n, wasm.errorPtr], { file: name }), name);
+        model._readRecords();
+      } catch (err) {
+        model.dispose();
+        throw err;
+      }
+    }
+    return model;
   }
 
   /**
@@ -169,12 +231,6 @@ export class CoreLibrary {
     if (this._shaders) return this._shaders;
     throw this._wasm.fail('unsupported', 'shader scripts are in interquake-shaders.wasm with this WASM build: await iq.loadShaderSupport() first');
   }
-
-  /**
-   * The model formats load() reads, as the C lists them ('iqm', 'iqe', 'md3', ...; 'auto' left
-   * out): what "can read" means to a caller that sorts files (interquake validate).
-   */
-  get formats() { return Object.keys(this._wasm.constants.format).filter((name) => name !== 'auto'); }
 
   /** Bytes held by live models in the WASM heap (for leak checks). */
   get liveBytes() { return this._wasm.value('iq_wasm_live_bytes'); }

@@ -62,16 +62,15 @@ export class Model {
     this._readMorphRecords(dv);
   }
 
-  // MD3 data: shaders per surface, tag names, frame metadata.
+  // Vertex-animated data (MD3, MD2, MDL): shaders or skins per surface, tag names, frame metadata,
+  // and the pictures a file embeds (MDL skins).
   _readMorphRecords(dv) {
     const wasm = this._wasm;
     const p = this._p;
     const d = this._d;
-    if (d.format === 'md3') {
-      for (const mesh of d.meshes) {
-        mesh.shaders = [];
-        mesh.skinName = skinSurfaceName(mesh.name);
-      }
+    if (p.shaderCount || d.format === 'md3') {
+      for (const mesh of d.meshes) mesh.shaders = [];
+      if (d.format === 'md3' || d.format === 'mdc') for (const mesh of d.meshes) mesh.skinName = skinSurfaceName(mesh.name);
       for (const shader of wasm.readArray('iq_shader', p.shaders, p.shaderCount, dv)) d.meshes[shader.mesh].shaders.push(shader.name);
     }
     d.tags = wasm.strings(p.tagNames, p.tagCount);
@@ -79,10 +78,10 @@ export class Model {
     if (p.frameInfo) {
       const info = wasm.readArray('iq_frame_info', p.frameInfo, d.frameCount, dv);
       const bounds = wasm.readArray('iq_bounds', p.frameBounds, d.frameCount, dv);
-      d.frames = info.map((f, i) => ({
-        name: f.name, min: bounds[i].min, max: bounds[i].max, localOrigin: f.localOrigin, radius: bounds[i].radius,
-      }));
+      d.frames = info.map((f, i) => ({ ...f, min: bounds[i].min, max: bounds[i].max, radius: bounds[i].radius })); // name, localOrigin, interval
     }
+    // Copies: the pictures are small (MDL skins) and outlive dispose() as plain data.
+    d.images = wasm.readArray('iq_model_image', p.images, p.imageCount, dv).map((img) => ({ ...img, data: wasm.copy(img.data, img.width * img.height * 4) }));
   }
 
   _check() {
@@ -299,7 +298,7 @@ export class Model {
 definePosing(Model);
 if (disposeSymbol) Model.prototype[disposeSymbol] = function dispose() { this.dispose(); };
 for (const key of ['format', 'vertexCount', 'triangleCount', 'frameCount', 'meshes', 'joints', 'animations', 'bounds',
-  'warnings', 'extensions', 'comment', 'tags', 'frames']) {
+  'warnings', 'extensions', 'comment', 'tags', 'frames', 'images']) {
   Object.defineProperty(Model.prototype, key, {
     get() {
       this._check();

@@ -342,10 +342,12 @@ function fileIndex(files) {
  *   3. else the model with the most joints, then the most vertices (a character over a prop).
  * Animation-only files (joints and animations, no triangles) are never the main model; they are
  * returned to attach (all of them, or, with a cfg, the files its animations name).
- * Returns { main: { path, bytes } | null, config (readModelConfig) | null, animationFiles,
+ * Resolves to { main: { path, bytes } | null, config (readModelConfig) | null, animationFiles,
  * meshes: [{ path, bytes, vertexCount, jointCount }], reason, warnings }.
  */
-export function chooseFolderModel(lib, models, files) {
+export async function chooseFolderModel(lib, models, files) {
+  // Formats the library's build leaves out (the one-file element's: MD5, DPM, MD2...): their readers first.
+  if (models.some((m) => { const f = lib.formatOf(m.bytes); return f !== 'unknown' && !lib.readsFormat(f); })) await lib.loadReaders();
   const meshes = [];
   const animationOnly = [];
   const unreadable = [];

@@ -9,6 +9,8 @@ export const MODEL_EXTENSIONS = ['iqm', 'iqe', 'md3',
   'md5mesh', 'md5anim', // MD5 (docs/MD5.md): an .md5anim beside its .md5mesh is attached to it
   'dpm', 'zym', // DarkPlaces (docs/DARKPLACES.md)
   'mdr', // ioquake3's skeletal format (docs/MDR.md)
+  'md2', 'mdl', // Quake 2, Quake 1 (docs/API-md2.md)
+  'mdc', // Return to Castle Wolfenstein, Enemy Territory
 ];
 export const ARCHIVE_EXTENSIONS = ['pk3', 'zip'];
 /** Images we decode, in the order Quake 3's texture lookup tries other extensions, then OpenArena's .jpeg. */

@@ -162,17 +162,11 @@ export function addMissing(list, path) {
 /** A list of paths with each file once (see addMissing). */
 export const uniquePaths = (paths) => paths.reduce(addMissing, []);
 
-/** What kind of file these bytes are, by magic number first and then by name. */
-export function sniff(bytes, name = '') {
-  const ascii = (at, n) => String.fromCharCode(...bytes.subarray(at, at + n));
+/** What kind of file these bytes are, by magic number first (the library's, with `iq`) and then by name. */
+export function sniff(bytes, name = '', iq = null) {
   if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 3 && bytes[3] === 4) return 'archive';
-  if (bytes.length >= 16 && ascii(0, 16) === 'INTERQUAKEMODEL\0') return 'iqm';
-  if (bytes.length >= 4 && ascii(0, 4) === 'IDP3') return 'md3';
-  if (bytes.length >= 17 && ascii(0, 17) === '# Inter-Quake Exp') return 'iqe';
-  if (bytes.length >= 10 && (ascii(0, 10) === 'MD5Version' || ascii(0, 11) === 'commandline')) return 'md5';
-  if (bytes.length >= 16 && ascii(0, 16) === 'DARKPLACESMODEL\0') return 'dpm';
-  if (bytes.length >= 12 && ascii(0, 12) === 'ZYMOTICMODEL') return 'zym';
-  if (bytes.length >= 4 && ascii(0, 4) === 'RDM5') return 'mdr';
+  const format = iq ? iq.formatOf(bytes) : 'unknown';
+  if (format !== 'unknown') return format;
   const ext = extensionOf(name);
   if (ARCHIVE_EXTENSIONS.includes(ext)) return 'archive';
   if (MODEL_EXTENSIONS.includes(ext)) return ext;

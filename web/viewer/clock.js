@@ -345,13 +345,13 @@ export function poseContent(content, tracks, interpolate) {
     if (!animation || animation.model !== model) {
       part.skin = null;
       part.frames = { a: 0, b: 0, t: 0 };
-      part.morph = model.format === 'md3' && model.frameCount ? part.frames : null;
+      part.morph = model.framePositions && model.frameCount ? part.frames : null;
       continue;
     }
-    if (model.format === 'md3' || !model.joints.length) {
+    if (model.framePositions || !model.joints.length) {
       const frames = track.frames(interpolate);
       part.frames = frames;
-      part.morph = model.format === 'md3' ? crossfaded(track, frames) : null;
+      part.morph = model.framePositions ? crossfaded(track, frames) : null;
     } else {
       part.frames = poseSkin(part, track, interpolate);
       part.skin = part.instance.skinMatrices;

@@ -24,9 +24,20 @@ export async function buildContent(iq, input, options) {
   if (input.player != null) return buildPlayer(iq, input, options);
   const { main, files } = input;
   if (main.kind === 'unknown') {
-    throw new ViewerError('unknown_format', `${main.path}: not a model interquake reads (IQM, IQE, MD3, MD5, DPM, ZYM, MDR; unrecognised first bytes)`, main.path);
+    throw new ViewerError('unknown_format', `${main.path}: not a model interquake reads (unrecognised first bytes)`, main.path);
   }
-  const model = iq.load(main.bytes, { name: main.path, format: options.format || 'auto' });
+  // The one-file element reads MD5, MD2, MDL... (and .framegroups) with interquake-readers.wasm,
+  // fetched the first time a file needs it: load() says 'unavailable' until then.
+  const framegroups = await framegroupsBeside(files, main.path);
+  const load = () => iq.load(main.bytes, { name: main.path, format: options.format || 'auto', framegroups });
+  let model;
+  try {
+    model = load();
+  } catch (err) {
+    if (err.code !== 'unavailable') throw err;
+    await iq.loadReaders();
+    model = load();
+  }
   try {
     const missingFiles = [];
     const warnings = [...(input.warnings ?? []), ...model.warnings.map((w) => ({ ...w, file: main.path }))];
@@ -37,7 +48,7 @@ export async function buildContent(iq, input, options) {
     // (model.md3_0.skin, the first of the model's skins), else the mesh's own name.
     const skins = await modelSkinsBeside(iq, files, model, main.path, warnings);
     const named = input.config ? iq.configTextures(input.config, model) : skins[0]?.textures ?? [];
-    const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings, shaders, named);
+    const textures = await loadTextures(iq, files, model.meshes, main.path, missingFiles, warnings, shaders, named, model.images);
     const part = {
       // The content owns the model, so its own instance poses it (model.createInstance() would do
       // for a model drawn twice).
@@ -62,6 +73,14 @@ export async function buildContent(iq, input, options) {
   }
 }
 
+
+// DarkPlaces' `<model>.framegroups` beside the model (`foo.iqm.framegroups`) names its animations:
+// its bytes, or undefined. Looked up among the files given (a folder, a .pk3), not fetched beside a
+// URL (a request every page would pay for).
+async function framegroupsBeside(files, path) {
+  const key = files?.find?.(`${path}.framegroups`);
+  return key ? files.entries.get(key).read() : undefined;
+}
 
 // Animation-only files beside the mesh (Cube 2's Frankie_Blink.iqm, Red Eclipse's idle.iqm) add
 // their animations when their skeleton fits; one that does not is skipped with a warning.
@@ -336,11 +355,14 @@ export async function applySkin(iq, c, name, release) {
 
 // One texture per mesh: the mesh's material (IQM/IQE) or its first shader (MD3). Missing or
 // undecodable images become the placeholder and are reported.
-async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings, shaders, named = []) {
+async function loadTextures(iq, files, meshes, modelPath, missingFiles, warnings, shaders, named = [], images = []) {
   return Promise.all(meshes.map(async (mesh, i) => {
     const name = named[i] ?? mesh.shaders?.[0] ?? mesh.material;
     if (!name) return null; // no material at all: vertex colours on white
     if (!mesh.triangleCount) return null; // never drawn: its texture is not needed, so not missing
+    // A skin the file embeds (MDL), decoded by the library: { width, height, data } as decodeTGA gives.
+    const embedded = images.find((img) => img.name === name);
+    if (embedded) return { width: embedded.width, height: embedded.height, data: embedded.data };
     // A script block's name is not an image: the first stage image stands for it in a plain draw.
     if (shaders[i]) return Object.values(shaders[i].images).find((t) => t !== PLACEHOLDER) ?? PLACEHOLDER;
     return readTexture(iq, files, name, modelPath, missingFiles, warnings);
@@ -376,8 +398,9 @@ const NO_INDICES = new Uint32Array(0);
  * again after a lost context), never copies. Getters, because a view is re-made when the heap grows.
  */
 export function geometryOf(model) {
-  const skinned = model.joints.length > 0 && Boolean(model.blendIndices) && model.format !== 'md3';
-  const morph = model.format === 'md3' && model.frameCount > 0 && Boolean(model.framePositions);
+  // vertex-animated (MD3, MD2, MDL): every frame's positions, morphed on the GPU
+  const morph = model.frameCount > 0 && Boolean(model.framePositions);
+  const skinned = model.joints.length > 0 && Boolean(model.blendIndices) && !morph;
   return {
     model,
     vertexCount: model.vertexCount,

@@ -42,7 +42,7 @@ function modelBounds(model, animation, matrix, box) {
   const frames = animation
     ? samples(Math.max(animation.firstFrame, 0), Math.min(animation.frameCount, model.frameCount - Math.max(animation.firstFrame, 0)))
     : [];
-  if (model.format === 'md3' && model.frameCount > 0) {
+  if (model.framePositions && model.frameCount > 0) {
     const all = model.framePositions;
     for (const f of frames.length ? frames : [0]) box.addPoints(all, f * model.vertexCount * 3, n, matrix);
   } else if (frames.length && model.joints.length) {

@@ -22,7 +22,7 @@ export async function resolveInput(viewer, iq, source, options, onProgress, hold
     const share = 1 / (1 + others.length);
     const bytes = await hold.get(url.href, (p) => onProgress(p * share));
     const path = decodeURIComponent(url.pathname.split('/').pop() || 'model');
-    const kind = options.format && options.format !== 'auto' ? options.format : sniff(bytes, path);
+    const kind = options.format && options.format !== 'auto' ? options.format : sniff(bytes, path, iq);
     if (kind === 'archive' && others.length) return mountFetched(viewer, iq, { url, bytes, path }, others, (i, p) => onProgress((i + 1 + p) * share), options, hold);
     if (kind === 'archive') return chooseInArchive(iq, await openArchive(viewer, iq, bytes, path), path, options);
     const files = FileSet.fromUrl(url.href, (u) => hold.get(u), viewer.getAttribute('base-url'));
@@ -89,12 +89,12 @@ async function choose(iq, { files, archive, players, modelPaths, read, name }, o
   if (!mesh) {
     const only = picked.main;
     if (!only) throw new ViewerError('missing_main_file', 'no model to open');
-    return { files, main: { path: name(only.path), bytes: only.bytes, kind: sniff(only.bytes, only.path) }, models: [name(only.path)], animationFiles: [], choice: name(only.path) };
+    return { files, main: { path: name(only.path), bytes: only.bytes, kind: sniff(only.bytes, only.path, iq) }, models: [name(only.path)], animationFiles: [], choice: name(only.path) };
   }
   const isPicked = mesh.path === mainPath;
   const animationOnly = entries.filter((e) => !meshes.includes(e));
   return {
-    files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path) }, models,
+    files, main: { path: name(mesh.path), bytes: mesh.bytes, kind: sniff(mesh.bytes, mesh.path, iq) }, models,
     animationFiles: isPicked ? picked.animationFiles.map((f) => ({ path: f.path, bytes: f.bytes })) : animationOnly,
     config: isPicked ? picked.config : null, warnings: isPicked ? picked.warnings : [], choice: name(mesh.path),
   };

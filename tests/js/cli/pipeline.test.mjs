@@ -76,8 +76,7 @@ test('validate mounts the .pk3s of one folder together, as the game does; --alon
 }));
 
 // The first bytes of a Quake sprite: its signature and version (the rest does not matter here). A
-// format the library names but does not read (readers for MD2 and friends are on their way; a
-// sprite is not a model anyone plans to read).
+// format the library names but does not read (a sprite is not a model anyone plans to read).
 const spr = () => {
   const b = new Uint8Array(68);
   b.set([0x49, 0x44, 0x53, 0x50, 1, 0, 0, 0]);

@@ -487,8 +487,8 @@ test('bad headers are rejected with specific codes (item 25)', () => {
   const magic = bytes.slice();
   magic[3] = 0x32;
   rejects(magic, 'bad_magic', 'IDP2');
-  // IDP2 is Quake 2's MD2: named now (C: sibling formats), no longer 'unknown_format'.
-  assert.throws(() => iq.load(magic), { code: 'unsupported', message: /Quake 2 MD2/ });
+  // IDP2 is Quake 2's MD2, which the MD2 reader reads (and refuses MD3's version 15).
+  assert.throws(() => iq.load(magic), { code: 'bad_version', message: /MD2 is version 8/ });
   rejects(patchI32(bytes, HEADER.version, 14), 'bad_version', 'version 14');
   rejects(patchI32(bytes, HEADER.num_frames, 0), 'bad_animation', 'no frames');
   rejects(patchI32(bytes, HEADER.num_frames, -1), 'bad_value', 'negative frames');

@@ -78,21 +78,34 @@ test('the viewer build says unsupported for the writers it leaves out', async ()
   }
 });
 
-test('the viewer build leaves out the MD5, DPM, ZYM and MDR readers and says so; interquake.wasm reads them', () => {
+test('the viewer build leaves the MD5, DPM, ZYM and MDR readers to interquake-readers.wasm: refused until loadReaders(), then read and posed as interquake.wasm does', async () => {
   const files = [
-    [readFileSync(new URL('../../fixtures/md5/arm.md5mesh', import.meta.url)), 'MD5'],
-    [handMadeDPM(), 'DPM'],
-    [handMadeZYM(), 'ZYM'],
-    [handMadeMDR(), 'MDR'],
+    [readFileSync(new URL('../../fixtures/md5/arm.md5mesh', import.meta.url)), 'md5', 'arm.md5mesh'],
+    [handMadeDPM(), 'dpm', 'hand.dpm'],
+    [handMadeZYM(), 'zym', 'hand.zym'],
+    [handMadeMDR(), 'mdr', 'hand.mdr'],
   ];
-  for (const [bytes, what] of files) {
-    for (const build of [lite, liteBaseline]) {
-      assert.throws(() => build.load(bytes), (err) => err.code === 'unsupported' && err.message.includes(`${what}: read by interquake.wasm`));
+  // libraries of their own: loadReaders() changes what a library reads
+  for (const build of [await initLite({ simd: true }), await initLite({ simd: false })]) {
+    for (const [bytes, format, name] of files) {
+      assert.equal(build.formatOf(bytes), format, 'the C names the format whether or not the build reads it');
+      assert.equal(build.readsFormat(format), false, `${format}: not in interquake-viewer.wasm`);
+      assert.ok(!build.formats.includes(format));
+      assert.throws(() => build.load(bytes, { name }), (err) => err.code === 'unavailable' && err.message.includes(`${format}: needs await iq.loadReaders()`));
     }
-    const model = full.load(bytes);
-    assert.equal(model.format, what.toLowerCase());
-    model.dispose();
+    await build.loadReaders();
+    for (const [bytes, format, name] of files) {
+      assert.ok(build.readsFormat(format) && build.formats.includes(format), `${format}: read once the readers are loaded`);
+      const got = reading(build, bytes, name);
+      const want = reading(full, bytes, name);
+      assert.equal(got.format, format, JSON.stringify(got));
+      assert.deepEqual(got, want, `${name}: the readers' build reads and poses it as interquake.wasm`);
+    }
   }
+  // the C itself, below the JS: the viewer build's load names the WASM that reads the format
+  const wasm = lite._wasm;
+  assert.throws(() => wasm.makeWithBytes(handMadeMDR(), 'iq_wasm_load', [0, 0, wasm.errorPtr], 'hand.mdr'),
+    (e) => e.code === 'unsupported' && /mdr: not in this build \(interquake-readers\.wasm reads it\)/.test(e.message));
 });
 
 const SCRIPT = 'models/t/glow\n{\n deformVertexes wave 10 sin 0 2 0 1\n {\n  map models/t/glow.tga\n  rgbGen wave sin 0.5 0.5 0 1\n  tcMod scroll 1 0\n }\n}\n';

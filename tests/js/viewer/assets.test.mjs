@@ -2,6 +2,7 @@
 // worked out by hand. (The playback clock asks the C: tests/js/viewer/clock.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { init } from 'interquake';
 import { FileSet, rerootPlayerFiles, sniff } from '../../../web/viewer/assets.js';
 import { pathKey } from '../../../web/core/paths.js';
 
@@ -22,11 +23,15 @@ test('file sets find Quake paths case-insensitively, with backslashes, by their 
   assert.equal(await files.readImage('textures/nothing'), null);
 });
 
-test('sniff tells formats by their magic bytes before their names', () => {
+test('sniff tells formats by their magic bytes (the library\'s) before their names', async () => {
+  const iq = await init();
   const magic = (s) => new TextEncoder().encode(s);
-  assert.equal(sniff(magic('INTERQUAKEMODEL\0rest'), 'a.md3'), 'iqm');
-  assert.equal(sniff(magic('IDP3....'), 'a.iqm'), 'md3');
-  assert.equal(sniff(magic('# Inter-Quake Export\n'), 'x'), 'iqe');
+  assert.equal(sniff(magic('INTERQUAKEMODEL\0rest'), 'a.md3', iq), 'iqm');
+  assert.equal(sniff(magic('IDP3....'), 'a.iqm', iq), 'md3');
+  assert.equal(sniff(magic('# Inter-Quake Export\n'), 'x', iq), 'iqe');
+  assert.equal(sniff(magic('IDP2....'), 'a.md3', iq), 'md2');
+  assert.equal(sniff(magic('IDPO....'), 'a.md3', iq), 'mdl', 'Xonotic ships Quake 1 MDL files named .md3');
+  assert.equal(sniff(magic('IDP3....'), 'a.iqm'), 'iqm', 'without the library: by name');
   assert.equal(sniff(new Uint8Array([0x50, 0x4b, 3, 4, 0]), 'x.bin'), 'archive');
   assert.equal(sniff(magic('????'), 'player.PK3'), 'archive');
   assert.equal(sniff(magic('????'), 'notes.txt'), 'unknown');
