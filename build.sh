@@ -186,7 +186,7 @@ viewer_modules() { find web -maxdepth 2 -name '*.js' ! -name '*.min.js' ! -name 
 build_viewer_bundle() {
   local out=web/interquake-viewer.min.js
   mapfile -t modules < <(viewer_modules)
-  if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js build.sh \
+  if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js web/core/mat4.js build.sh \
     && ! stale web/interquake-ui.min.js "${modules[@]}" \
     && ! stale web/interquake-modelcfg.min.js web/core/modelcfg.js web/core/paths.js build.sh \
     && ! stale web/interquake-modelskins.min.js web/quake3/modelskins.js web/quake3/text.js web/core/paths.js build.sh; then return 0; fi

@@ -50,3 +50,30 @@ export function normalize(v) {
   const l = Math.hypot(v[0], v[1], v[2]) || 1;
   return [v[0] / l, v[1] / l, v[2] / l];
 }
+
+/** The inverse of a column-major affine 4x4 (a part's placement: rotation, scale, translation). */
+export function affineInverse(m) {
+  const [a, b, c, , d, e, f, , g, h, i] = m;
+  const A = e * i - f * h; const B = -(d * i - f * g); const C = d * h - e * g;
+  const det = a * A + b * B + c * C;
+  if (!det) return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -m[12], -m[13], -m[14], 1];
+  const r = [
+    A / det, -(b * i - c * h) / det, (b * f - c * e) / det, 0,
+    B / det, (a * i - c * g) / det, -(a * f - c * d) / det, 0,
+    C / det, -(a * h - b * g) / det, (a * e - b * d) / det, 0,
+    0, 0, 0, 1,
+  ];
+  for (let k = 0; k < 3; k++) r[12 + k] = -(r[k] * m[12] + r[4 + k] * m[13] + r[8 + k] * m[14]);
+  return r;
+}
+
+/** v transformed by a column-major 4x4 with w = 1 (a point) or 0 (a direction). */
+export function transformW(m, v, w) {
+  return [0, 1, 2].map((k) => m[k] * v[0] + m[4 + k] * v[1] + m[8 + k] * v[2] + m[12 + k] * w);
+}
+
+/** v at unit length; +Z for a zero vector (a direction the shader maths needs, never none). */
+export function normalizeOrUp(v) {
+  const length = Math.hypot(v[0], v[1], v[2]);
+  return length > 0 ? v.map((x) => x / length) : [0, 0, 1];
+}

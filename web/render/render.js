@@ -9,7 +9,7 @@
 // modules touch no DOM; they belong in a shared layer (docs/RENDER.md, "Where the code lives").
 
 import { InterquakeError } from '../core/wasm.js';
-import { IDENTITY } from '../core/mat4.js';
+import { IDENTITY, affineInverse, transformW, normalizeOrUp } from '../core/mat4.js';
 import { modelAnimations, playerAnimations, naturalLoop, poseContent, Track } from '../viewer/clock.js';
 import { drawnBounds, sane } from '../viewer/framing.js';
 import { parseOrbit, parseTarget, parseFieldOfView, DEG } from '../viewer/camera.js';
@@ -358,8 +358,8 @@ class Scene {
       const block = shader.block;
       const model = part.model;
       const inverse = affineInverse(part.matrix ?? IDENTITY);
-      const eye = transform(inverse, camera.eye, 1);
-      const light = normalize(transform(inverse, view.light, 0));
+      const eye = transformW(inverse, camera.eye, 1);
+      const light = normalizeOrUp(transformW(inverse, view.light, 0));
       const env = { ...env0, time, viewOrigin: eye, lightDir: light };
       let posed = posedParts.get(part);
       if (!posed) {
@@ -504,29 +504,4 @@ export function parseColor(value) {
   });
   if (out.some(Number.isNaN)) return null;
   return out.length === 3 ? [...out, 1] : out;
-}
-
-// The inverse of a column-major affine 4x4 (a part's placement).
-function affineInverse(m) {
-  const [a, b, c, , d, e, f, , g, h, i] = m;
-  const A = e * i - f * h; const B = -(d * i - f * g); const C = d * h - e * g;
-  const det = a * A + b * B + c * C;
-  if (!det) return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -m[12], -m[13], -m[14], 1];
-  const r = [
-    A / det, -(b * i - c * h) / det, (b * f - c * e) / det, 0,
-    B / det, (a * i - c * g) / det, -(a * f - c * d) / det, 0,
-    C / det, -(a * h - b * g) / det, (a * e - b * d) / det, 0,
-    0, 0, 0, 1,
-  ];
-  for (let k = 0; k < 3; k++) r[12 + k] = -(r[k] * m[12] + r[4 + k] * m[13] + r[8 + k] * m[14]);
-  return r;
-}
-
-function transform(m, v, w) {
-  return [0, 1, 2].map((k) => m[k] * v[0] + m[4 + k] * v[1] + m[8 + k] * v[2] + m[12 + k] * w);
-}
-
-function normalize(v) {
-  const length = Math.hypot(v[0], v[1], v[2]);
-  return length > 0 ? v.map((x) => x / length) : [0, 0, 1];
 }

@@ -6,9 +6,11 @@
 // the CPU by the library (morph or skin), deformed by the C (wave, normal, bulge, move) and
 // uploaded each frame; autosprite and autosprite2 quads turn toward the view in the vertex shader
 // (tr_shade_calc.c's AutospriteDeform, Autosprite2Deform). Fetched only for models with script blocks
-// (renderer.js loadShaderDrawer) and bundled alone as interquake-shaders.min.js: it imports
-// nothing, and gets the GL context, the renderer's posing GLSL and program linker, and the library's
-// calls as arguments.
+// (renderer.js loadShaderDrawer) and bundled alone as interquake-shaders.min.js: it imports only
+// core/mat4.js's plain maths, and gets the GL context, the renderer's posing GLSL and program
+// linker, and the library's calls as arguments.
+
+import { affineInverse, transformW, normalizeOrUp } from '../core/mat4.js';
 
 const STAGE_VERTEX = `
 uniform mat3x2 uBefore;  // the tcMod chain before the first turb (column-major 2x3)
@@ -273,8 +275,8 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
     gl.uniformMatrix4fv(u.uModel, false, part.matrix);
     // The view and the light in the part's model space, where the C's formulas work.
     const inverse = affineInverse(part.matrix);
-    const eye = transform(inverse, frame.camera.eye, 1);
-    const light = normalize(transform(inverse, frame.light?.direction ?? frame.camera.light ?? [0, 0, 1], 0));
+    const eye = transformW(inverse, frame.camera.eye, 1);
+    const light = normalizeOrUp(transformW(inverse, frame.light?.direction ?? frame.camera.light ?? [0, 0, 1], 0));
     const env = { ...library.env, time: frame.shaderTime ?? 0, viewOrigin: eye, lightDir: light };
     const sprite = block.deforms.reduce((found, x) => found || (SPRITES[x.type] ?? 0), 0);
     const cpu = sprite || block.deforms.some((x) => CPU_DEFORMS.has(x.type));
@@ -285,9 +287,9 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
       count = d.drawn;
       offset = 0;
       const axes = frame.camera.axes ?? viewAxes(frame.camera.eye);
-      gl.uniform3fv(u.uViewForward, normalize(transform(inverse, axes.forward, 0)));
-      gl.uniform3fv(u.uViewLeft, normalize(transform(inverse, axes.left, 0)));
-      gl.uniform3fv(u.uViewUp, normalize(transform(inverse, axes.up, 0)));
+      gl.uniform3fv(u.uViewForward, normalizeOrUp(transformW(inverse, axes.forward, 0)));
+      gl.uniform3fv(u.uViewLeft, normalizeOrUp(transformW(inverse, axes.left, 0)));
+      gl.uniform3fv(u.uViewUp, normalizeOrUp(transformW(inverse, axes.up, 0)));
     } else {
       gl.bindVertexArray(gpu.vao);
       pose(part, gpu, u);
@@ -418,34 +420,9 @@ function autosprite2(p, indices, count) {
 
 // A view looking from the eye at the origin, Z up: when the camera gives no axes.
 function viewAxes(eye) {
-  const forward = normalize(eye.map((x) => -x));
-  const left = normalize([-forward[1], forward[0], 0]);
+  const forward = normalizeOrUp(eye.map((x) => -x));
+  const left = normalizeOrUp([-forward[1], forward[0], 0]);
   const up = [forward[1] * left[2] - forward[2] * left[1], forward[2] * left[0] - forward[0] * left[2], forward[0] * left[1] - forward[1] * left[0]];
   return { forward, left, up };
-}
-
-// The inverse of a column-major affine 4x4 (the part's placement: rotation, scale, translation).
-function affineInverse(m) {
-  const [a, b, c, , d, e, f, , g, h, i] = m;
-  const A = e * i - f * h; const B = -(d * i - f * g); const C = d * h - e * g;
-  const det = a * A + b * B + c * C;
-  if (!det) return [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -m[12], -m[13], -m[14], 1];
-  const r = [
-    A / det, -(b * i - c * h) / det, (b * f - c * e) / det, 0,
-    B / det, (a * i - c * g) / det, -(a * f - c * d) / det, 0,
-    C / det, -(a * h - b * g) / det, (a * e - b * d) / det, 0,
-    0, 0, 0, 1,
-  ];
-  for (let k = 0; k < 3; k++) r[12 + k] = -(r[k] * m[12] + r[4 + k] * m[13] + r[8 + k] * m[14]);
-  return r;
-}
-
-function transform(m, v, w) {
-  return [0, 1, 2].map((k) => m[k] * v[0] + m[4 + k] * v[1] + m[8 + k] * v[2] + m[12 + k] * w);
-}
-
-function normalize(v) {
-  const length = Math.hypot(v[0], v[1], v[2]);
-  return length > 0 ? v.map((x) => x / length) : [0, 0, 1];
 }
 
