@@ -1,27 +1,23 @@
 // Pictures without a browser (docs/RENDER.md): iq.render() and iq.renderAnimation() draw a model
 // or a Quake 3 player with the C's software renderer (src/render/), as the element draws it.
 //
-// What the element decides is taken from the element's own modules, so both agree by
-// construction: the animations and their clocks (viewer/clock.js: which animation plays, the
-// C's frame for a time or a frame number, poseContent), the framing over the animation
-// (viewer/framing.js), the attribute syntax (viewer/camera.js, renderer.js). The camera's maths
-// and all the drawing are the C's (iq_render_camera_compute, iq_render_draw). Those viewer
-// modules touch no DOM; they belong in a shared layer (docs/RENDER.md, "Where the code lives").
+// What the element decides is taken from the scene modules the element itself runs (web/scene/),
+// so both agree by construction: the animations and their clocks (clock.js: which animation plays,
+// the C's frame for a time or a frame number, poseContent), the framing over the animation
+// (framing.js), the attribute syntax (camera.js, light.js). The camera's maths and all the drawing
+// are the C's (iq_render_camera_compute, iq_render_draw).
 
 import { InterquakeError } from '../core/wasm.js';
 import { IDENTITY, affineInverse, transformW, normalizeOrUp } from '../core/mat4.js';
-import { modelAnimations, playerAnimations, naturalLoop, poseContent, Track } from '../viewer/clock.js';
-import { drawnBounds, sane } from '../viewer/framing.js';
-import { parseOrbit, parseTarget, parseFieldOfView, DEG } from '../viewer/camera.js';
-import { parseLightDirection, DEFAULT_LIGHT, placeholderImage } from '../viewer/renderer.js';
-import { PLAYER_DEFAULT_ANIMATIONS } from '../viewer/playback.js';
+import { modelAnimations, playerAnimations, naturalLoop, poseContent, Track, PLAYER_DEFAULT_ANIMATIONS } from '../scene/clock.js';
+import { drawnBounds, sane } from '../scene/framing.js';
+import { parseOrbit, parseTarget, parseFieldOfView, DEG } from '../scene/camera.js';
+import { parseLightDirection, DEFAULT_LIGHT, DEFAULT_BACKGROUND, placeholderImage } from '../scene/light.js';
 import { shaderEnv, evaluateStage, stageColors, stageTexcoords, deformVertices } from '../quake3/shaders.js';
 import { decodeImage } from './images.js';
 import { fileReader } from '../core/gltf.js';
 import { meshTextureName, textureCandidates } from '../core/paths.js';
 
-/** The element's background when none is given. */
-export const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
 /** Samples per pixel along each axis (2: 4 samples, as the 4x MSAA browsers give WebGL). */
 export const DEFAULT_SUPERSAMPLE = 2;
 const PLACEHOLDER = placeholderImage();

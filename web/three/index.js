@@ -6,11 +6,11 @@
 // The library does the work: it parses (format from the magic bytes), decodes TGA, assembles
 // players, resolves skins and textures, and answers every time-to-frame question; the clips'
 // keys are its frames and placements, and Q3Player.update runs the element's own clock
-// (web/viewer/clock.js: Quake 3's stepping and change of animation, from the C).
+// (web/scene/clock.js: Quake 3's stepping and change of animation, from the C).
 
 import { FileLoader, Group, Loader, Matrix4, Mesh, AnimationClip } from 'three';
 import { init, InterquakeError } from '../interquake.js';
-import { Track, playerAnimations } from '../viewer/clock.js';
+import { Track, playerAnimations } from '../scene/clock.js';
 import { decodeImage } from '../viewer/assets.js';
 import { q3Playhead } from '../quake3/player.js';
 import { textureFinder, playerFolderFiles } from './paths.js';

@@ -11,7 +11,7 @@
 // page: false keeps an attribute out of page options (URLs a page should not take from its own
 // address: the WASM and fflate scripts, where textures are fetched from).
 
-import { LOOP_MODES } from './clock.js';
+import { LOOP_MODES } from '../scene/clock.js';
 
 export const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
 export const CONTROLS_VALUES = ['none', 'minimal', 'full'];

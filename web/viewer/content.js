@@ -7,12 +7,13 @@
 // shaders[i] is { block, images } when mesh i names a shader-script block (drawn by shaderdraw.js).
 
 import { IDENTITY } from '../core/mat4.js';
-import { placeholderImage, loadShaderDrawer } from './renderer.js';
+import { loadShaderDrawer } from './renderer.js';
+import { placeholderImage } from '../scene/light.js';
 import { parseShaders, evaluateStage, shaderEnv, deformVertices } from '../quake3/shaders.js';
 import { decodeImage, rerootPlayerFiles, addMissing, uniquePaths } from './assets.js';
 import { ViewerError } from './errors.js';
 import { MAX_DROPPED_BYTES } from './sources.js'; // a player assembled from dropped files is read into memory whole
-import { modelAnimations, playerAnimations } from './clock.js';
+import { modelAnimations, playerAnimations } from '../scene/clock.js';
 
 export const PLACEHOLDER = placeholderImage();
 

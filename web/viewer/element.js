@@ -6,17 +6,19 @@
 
 import { init } from '../interquake.js';
 import { ATTRIBUTE_NAMES, SHOW_FLAGS, defineAttributeProperties, setOrRemove } from './attributes.js';
-import { poseContent } from './clock.js';
+import { poseContent } from '../scene/clock.js';
 import { Playback } from './playback.js';
 import { resolveInput } from './sources.js';
 import { Hold } from './fetches.js';
 import { buildContent, applySkin, disposeContent, publicAnimation, summarize, geometryOf, prepareShaders } from './content.js';
-import { OrbitCamera, attachCameraControls } from './camera.js';
+import { OrbitCamera } from '../scene/camera.js';
+import { attachCameraControls } from './pointer.js';
 import { reactToAttribute } from './reactions.js';
-import { overlayLines, placeLabels } from './overlays.js';
-import { drawnBounds, sane } from './framing.js';
+import { overlayLines } from '../scene/overlays.js';
+import { placeLabels } from './labels.js';
+import { drawnBounds, sane } from '../scene/framing.js';
 import { acquireRenderer, releaseRenderer, present } from './context.js';
-import { parseLightDirection } from './renderer.js';
+import { parseLightDirection, DEFAULT_BACKGROUND } from '../scene/light.js';
 import { Ticker } from './ticker.js';
 
 // The built-in controls (ui.js) load when an element first asks for them: a page without controls
@@ -25,7 +27,7 @@ import { Ticker } from './ticker.js';
 let controlsModule = null;
 const loadControls = () => (controlsModule ??= import('./ui.js').catch((err) => { controlsModule = null; throw err; }));
 import { ViewerError, asError } from './errors.js';
-import { Stage, parseColor, DEFAULT_BACKGROUND } from './stage.js';
+import { Stage, parseColor } from './stage.js';
 
 export { ViewerError, geometryOf, summarize, SHOW_FLAGS };
 

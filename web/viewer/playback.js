@@ -5,10 +5,9 @@
 // (timeScale, loop, ...) through `settings` and hears what happened through `events`; nothing
 // here reaches into the element's private state.
 
-import { Track, naturalLoop } from './clock.js';
+import { Track, naturalLoop, PLAYER_DEFAULT_ANIMATIONS } from '../scene/clock.js';
 import { ViewerError } from './errors.js';
 
-export const PLAYER_DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what the game shows at rest
 
 export class Playback {
   /**

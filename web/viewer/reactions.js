@@ -1,7 +1,7 @@
 // What the element does when an attribute changes (attributeChangedCallback's work), apart from
 // the element so element.js stays its public surface. The attribute list is attributes.js.
 
-import { parseFieldOfView, parseOrbit, parseTarget, DEFAULT_FOV } from './camera.js';
+import { parseFieldOfView, parseOrbit, parseTarget, DEFAULT_FOV } from '../scene/camera.js';
 
 // What a camera attribute's text should look like (the warning for text that is not).
 const CAMERA_SYNTAX = {

@@ -9,6 +9,8 @@
 // Quake data is Z up with clockwise front faces: the camera uses Z as up and the renderer sets
 // frontFace(CW) and culls back faces.
 
+import { DEFAULT_LIGHT } from '../scene/light.js';
+
 // The vertex inputs and posing every mesh program shares (this one and the shader-script passes
 // of shaderdraw.js, which receives it as text): pose() gives the model-space position and normal.
 export const POSE_GLSL = `#version 300 es
@@ -100,17 +102,6 @@ in vec3 vColor;
 out vec4 outColor;
 void main() { outColor = vec4(vColor, 1.0); }`;
 
-/** The default lighting: ambient 0.45 (less from below), a key light of 0.7 over the viewer's shoulder. */
-export const DEFAULT_LIGHT = { ambient: 0.45, intensity: 0.7 };
-
-/** "x y z" (a direction towards the light, world space, Z up) as a unit vector; null for anything else. */
-export function parseLightDirection(text) {
-  const v = String(text ?? '').trim().split(/[\s,]+/).map(Number);
-  if (v.length !== 3 || !v.every(Number.isFinite)) return null;
-  const length = Math.hypot(v[0], v[1], v[2]);
-  return length > 0 ? v.map((x) => x / length) : null;
-}
-
 // The shader-script drawer, fetched on the first model that has script blocks: beside this file
 // unbundled (web/viewer/shaderdraw.js), beside the one-file element bundled (interquake-shaders.min.js).
 let shaderModule = null;
@@ -124,18 +115,6 @@ export function loadShaderDrawer() {
 const MODE_STATIC = 0;
 const MODE_SKINNED = 1;
 const MODE_MORPH = 2;
-
-/** A magenta/black checker, Quake's look for a missing texture. */
-export function placeholderImage(size = 64) {
-  const data = new Uint8Array(size * size * 4);
-  for (let y = 0; y < size; y++) {
-    for (let x = 0; x < size; x++) {
-      const on = ((x >> 3) + (y >> 3)) & 1;
-      data.set(on ? [255, 0, 255, 255] : [24, 24, 24, 255], (y * size + x) * 4);
-    }
-  }
-  return { width: size, height: size, data, crisp: true };
-}
 
 export class Renderer {
   /** Throws an Error with code 'webgl2_unavailable' when the browser has no WebGL2. */

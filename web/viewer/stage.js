@@ -60,9 +60,6 @@ export class Stage {
   }
 }
 
-/** The clear colour without a background attribute (dark grey), [r, g, b, a] in 0..1. */
-export const DEFAULT_BACKGROUND = [0.13, 0.145, 0.17, 1];
-
 let colorContext = null;
 // Any CSS colour to [r, g, b, a] in 0..1; null for none.
 export function parseColor(value) {

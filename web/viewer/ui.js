@@ -2,10 +2,10 @@
 // They call the element's public methods and read its public state (and _choose, which marks a pick as
 // check that the public API is enough to build a full viewer.
 
-import { LOOP_MODES } from './clock.js';
+import { LOOP_MODES } from '../scene/clock.js';
 import { SHOW_FLAGS } from './attributes.js';
-import { parseLightDirection } from './renderer.js';
-import { parseColor, DEFAULT_BACKGROUND } from './stage.js';
+import { parseLightDirection, DEFAULT_BACKGROUND } from '../scene/light.js';
+import { parseColor } from './stage.js';
 const SPEEDS = [0.1, 0.25, 0.5, 1, 1.5, 2, 4];
 
 // Icons as inline SVG: glyphs like ▶ are missing from many fonts.

@@ -1,4 +1,4 @@
-// The camera frames what is drawn (web/viewer/framing.js), never a file's stored bounds: an MD3
+// The camera frames what is drawn (web/scene/framing.js), never a file's stored bounds: an MD3
 // with garbage per-frame boxes (1e27, as a real Nexuiz model has) and an IQM whose stored boxes
 // are tiny while its animation carries the mesh far away.
 import { test, after, before } from 'node:test';

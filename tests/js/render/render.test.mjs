@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 import { init } from 'interquake';
 import { buildIQM } from '../lib/iqm-build.mjs';
-import { OrbitCamera, parseOrbit, DEG } from '../../../web/viewer/camera.js';
+import { OrbitCamera, parseOrbit, DEG } from '../../../web/scene/camera.js';
 import { cameraOf } from '../../../web/render/render.js';
 import { decodePNG } from '../../../web/render/images.js';
 import { openTarget } from '../../../bin/cli/targets.mjs';

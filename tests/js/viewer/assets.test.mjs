@@ -1,5 +1,5 @@
 // The viewer's file resolution (web/viewer/assets.js): plain JS, checked here in Node with answers
-// worked out by hand. (The playback clock asks the C: tests/js/viewer/clock.test.mjs.)
+// worked out by hand. (The playback clock asks the C: tests/js/scene/clock.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from 'interquake';

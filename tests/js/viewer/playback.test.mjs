@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from 'interquake';
 import { Playback } from '../../../web/viewer/playback.js';
-import { playerAnimations } from '../../../web/viewer/clock.js';
+import { playerAnimations } from '../../../web/scene/clock.js';
 import { relativeFiles } from '../lib/q3-corpus.mjs';
 
 const iq = await init();

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { init } from 'interquake';
-import { Track, playerAnimations, q3Transition, transitionFrames } from '../../../web/viewer/clock.js';
+import { Track, playerAnimations, q3Transition, transitionFrames } from '../../../web/scene/clock.js';
 import { relativeFiles } from '../lib/q3-corpus.mjs';
 import { LerpFrame } from '../lib/q3-lerpframe.mjs';
 

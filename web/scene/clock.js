@@ -9,6 +9,7 @@
 import { q3Playhead } from '../quake3/player.js';
 
 export const LOOP_MODES = ['repeat', 'once', 'pingpong'];
+export const PLAYER_DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what the game shows at rest
 
 // -- The animations as the clock plays them. Each entry: { name, part, kind, model, firstFrame,
 // frameCount, framerate, loop, duration, ... }; kind 'animation' (a named animation: index),

@@ -1,4 +1,4 @@
-// The viewer's playback clock (web/viewer/clock.js) asks the C for every frame: checked here over
+// The viewer's playback clock (web/scene/clock.js) asks the C for every frame: checked here over
 // every animation of every corpus model and of the sarge player, against the library's own calls
 // (model.frameAt, model.clipAt, q3Playhead) made directly, and on a built model with answers
 // worked out by hand (the expectations the old JS clock was tested with, where they still hold).
@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { init } from 'interquake';
-import { Track, modelAnimations, playerAnimations, naturalLoop, poseContent } from '../../../web/viewer/clock.js';
+import { Track, modelAnimations, playerAnimations, naturalLoop, poseContent } from '../../../web/scene/clock.js';
 import { publicAnimation } from '../../../web/viewer/content.js';
 import { q3Playhead } from '../../../web/quake3/player.js';
 import { buildIQM } from '../lib/iqm-build.mjs';
