@@ -5,7 +5,7 @@
 // no field for. A texture that cannot be found or read is a warning, never a failure.
 
 import { InterquakeError, toBytes } from './wasm.js';
-import { crc32 } from './crc32.js';
+import { isPNG, isJPEG, encodePNG, decodePNG, alphaModeOf } from './images.js';
 import { meshTextureName, pathKey, textureCandidates } from './paths.js';
 
 // -- Options
@@ -65,179 +65,11 @@ export function fileReader(files) {
 
 // -- Images: PNG/JPEG passed through, TGA to PNG; the alpha mode from the pixels
 
-let deflater = null;
-async function loadDeflater() {
-  if (deflater) return deflater;
-  if (globalThis.fflate && globalThis.fflate.zlibSync) return (deflater = globalThis.fflate); // fflate's UMD build in a <script>
-  try {
-    deflater = await import('fflate');
-  } catch (err) {
-    throw new InterquakeError('unavailable',
-      `embedding TGA textures as PNG needs the 'fflate' package (npm install fflate, or map it in an import map): ${err.message}`);
-  }
-  return deflater;
-}
-
-const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
-const isPNG = (b) => b.length > 8 && PNG_SIGNATURE.every((v, i) => b[i] === v);
-const isJPEG = (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-const u32be = (b, at) => ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
-const putU32be = (b, at, v) => {
-  b[at] = v >>> 24;
-  b[at + 1] = (v >>> 16) & 255;
-  b[at + 2] = (v >>> 8) & 255;
-  b[at + 3] = v & 255;
-};
-
-/** OPAQUE when every alpha is 255, MASK when each is 0 or 255, else BLEND (RGBA8 pixels). */
-export function alphaModeOf(rgba) {
-  let mode = 'OPAQUE';
-  for (let i = 3; i < rgba.length; i += 4) {
-    const a = rgba[i];
-    if (a === 255) continue;
-    if (a !== 0) return 'BLEND';
-    mode = 'MASK';
-  }
-  return mode;
-}
-
-function pngChunk(type, data) {
-  const out = new Uint8Array(12 + data.length);
-  putU32be(out, 0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  putU32be(out, 8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
-}
-
-// PNG's Paeth predictor.
-function paeth(a, b, c) {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
-/**
- * RGBA8 pixels (top row first) as PNG bytes: RGB when every alpha is 255, else RGBA; each row
- * with the filter whose output has the smallest sum of absolute values (the usual heuristic).
- */
-export async function encodePNG(width, height, rgba, { alpha = true, level = 6 } = {}) {
-  const { zlibSync } = await loadDeflater();
-  const channels = alpha ? 4 : 3;
-  const stride = width * channels;
-  const raw = new Uint8Array(height * (stride + 1));
-  let prev = new Uint8Array(stride);
-  let row = new Uint8Array(stride);
-  const candidate = [0, 1, 2, 3, 4].map(() => new Uint8Array(stride));
-  for (let y = 0; y < height; y++) {
-    for (let x = 0, s = y * width * 4; x < width; x++, s += 4) {
-      for (let c = 0; c < channels; c++) row[x * channels + c] = rgba[s + c];
-    }
-    let best = 0;
-    let bestSum = Infinity;
-    for (let f = 0; f < 5; f++) {
-      const out = candidate[f];
-      let sum = 0;
-      for (let i = 0; i < stride; i++) {
-        const left = i >= channels ? row[i - channels] : 0;
-        const up = prev[i];
-        const corner = i >= channels ? prev[i - channels] : 0;
-        const predicted = f === 0 ? 0 : f === 1 ? left : f === 2 ? up : f === 3 ? (left + up) >> 1 : paeth(left, up, corner);
-        const v = (row[i] - predicted) & 255;
-        out[i] = v;
-        sum += v < 128 ? v : 256 - v;
-      }
-      if (sum < bestSum) {
-        bestSum = sum;
-        best = f;
-      }
-    }
-    raw[y * (stride + 1)] = best;
-    raw.set(candidate[best], y * (stride + 1) + 1);
-    [prev, row] = [row, prev];
-  }
-  const header = new Uint8Array(13);
-  putU32be(header, 0, width);
-  putU32be(header, 4, height);
-  header[8] = 8; // bits per channel
-  header[9] = alpha ? 6 : 2; // RGBA or RGB
-  const parts = [new Uint8Array(PNG_SIGNATURE), pngChunk('IHDR', header), pngChunk('IDAT', zlibSync(raw, { level })), pngChunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-// The alpha mode of a PNG passed through: from its header and tRNS chunk, and for 8-bit
-// non-interlaced images with an alpha channel from the pixels (inflated and unfiltered).
+// The alpha mode of a PNG passed through, from its pixels (BLEND when it cannot be read: a viewer
+// then blends what it manages to show).
 async function pngAlphaMode(bytes) {
-  let at = 8;
-  let colorType = 0;
-  let depth = 8;
-  let interlaced = false;
-  let width = 0;
-  let height = 0;
-  const idat = [];
-  let trns = null;
-  while (at + 12 <= bytes.length) {
-    const length = u32be(bytes, at);
-    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
-    const data = bytes.subarray(at + 8, Math.min(bytes.length, at + 8 + length));
-    if (type === 'IHDR' && data.length >= 13) {
-      width = u32be(data, 0);
-      height = u32be(data, 4);
-      depth = data[8];
-      colorType = data[9];
-      interlaced = data[12] !== 0;
-    } else if (type === 'tRNS') trns = data;
-    else if (type === 'IDAT') idat.push(data);
-    else if (type === 'IEND') break;
-    at += 12 + length;
-  }
-  if (trns) {
-    if (colorType !== 3) return 'MASK'; // one colour is transparent
-    return trns.every((a) => a === 0 || a === 255) ? (trns.every((a) => a === 255) ? 'OPAQUE' : 'MASK') : 'BLEND';
-  }
-  if (colorType !== 4 && colorType !== 6) return 'OPAQUE';
-  const channels = colorType === 6 ? 4 : 2;
-  if (depth !== 8 || interlaced || !width || !height || width * height > (1 << 26)) return 'BLEND';
   try {
-    const { unzlibSync } = await loadDeflater();
-    const joined = new Uint8Array(idat.reduce((n, d) => n + d.length, 0));
-    let o = 0;
-    for (const d of idat) {
-      joined.set(d, o);
-      o += d.length;
-    }
-    const raw = unzlibSync(joined);
-    const stride = width * channels;
-    if (raw.length < height * (stride + 1)) return 'BLEND';
-    let prev = new Uint8Array(stride);
-    let row = new Uint8Array(stride);
-    let mode = 'OPAQUE';
-    for (let y = 0; y < height; y++) {
-      const f = raw[y * (stride + 1)];
-      const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-      for (let i = 0; i < stride; i++) {
-        const left = i >= channels ? row[i - channels] : 0;
-        const up = prev[i];
-        const corner = i >= channels ? prev[i - channels] : 0;
-        const predicted = f === 0 ? 0 : f === 1 ? left : f === 2 ? up : f === 3 ? (left + up) >> 1 : paeth(left, up, corner);
-        row[i] = (line[i] + predicted) & 255;
-      }
-      for (let i = channels - 1; i < stride; i += channels) {
-        if (row[i] === 255) continue;
-        if (row[i] !== 0) return 'BLEND';
-        mode = 'MASK';
-      }
-      [prev, row] = [row, prev];
-    }
-    return mode;
+    return alphaModeOf((await decodePNG(bytes)).data);
   } catch {
     return 'BLEND';
   }

@@ -445,7 +445,7 @@ let fileReader = null;
 export function setFileReader(read) { fileReader = read; }
 
 // A native zlib deflate (Node's, set by web/interquake.node.js): (bytes, level) -> zlib stream.
-// The PNG writers (web/render/images.js) use it when set, fflate's otherwise.
+// The PNG writer (web/core/images.js) uses it when set, fflate's otherwise.
 let nativeDeflate = null;
 export function setDeflate(deflate) { nativeDeflate = deflate; }
 export function getDeflate() { return nativeDeflate; }

@@ -14,7 +14,7 @@ import { drawnBounds, sane } from '../scene/framing.js';
 import { parseOrbit, parseTarget, parseFieldOfView, DEG } from '../scene/camera.js';
 import { parseLightDirection, DEFAULT_LIGHT, DEFAULT_BACKGROUND, placeholderImage } from '../scene/light.js';
 import { shaderEnv, evaluateStage, stageColors, stageTexcoords, deformVertices } from '../quake3/shaders.js';
-import { decodeImage } from './images.js';
+import { decodeImage } from '../core/images.js';
 import { fileReader } from '../core/gltf.js';
 import { meshTextureName, textureCandidates } from '../core/paths.js';
 

@@ -10,6 +10,7 @@
 // one request, never one per guess.
 
 import { ViewerError } from './errors.js';
+import { isPNG, isJPEG } from '../core/images.js';
 import { pathKey, extensionOf, textureCandidates, IMAGE_EXTENSIONS, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from '../core/paths.js';
 
 export { extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS };
@@ -175,16 +176,14 @@ export function sniff(bytes, name = '', iq = null) {
 
 /** Decodes an image file to something WebGL takes: { width, height, data } or an ImageBitmap. */
 export async function decodeImage(iq, bytes, path) {
-  if (extensionOf(path) === 'tga' || !(isPng(bytes) || isJpeg(bytes))) {
+  if (extensionOf(path) === 'tga' || !(isPNG(bytes) || isJPEG(bytes))) {
     if (typeof iq.decodeTGA !== 'function') throw new Error(`${path}: TGA decoding is not available in this build`);
     return iq.decodeTGA(bytes, { name: path });
   }
-  const blob = new Blob([bytes], { type: isPng(bytes) ? 'image/png' : 'image/jpeg' });
+  const blob = new Blob([bytes], { type: isPNG(bytes) ? 'image/png' : 'image/jpeg' });
   return createImageBitmap(blob, { imageOrientation: 'none', premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
 }
 
-const isPng = (b) => b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
-const isJpeg = (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 
 /** fetch() with progress reports (0..1) and an error that names the URL. */
 export async function fetchBytes(url, onProgress = () => {}, init = {}) {

@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodePNG } from '../../../web/render/images.js';
+import { decodePNG } from '../../../web/core/images.js';
 
 const bin = fileURLToPath(new URL('../../../bin/interquake.mjs', import.meta.url));
 const corpus = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import validator from 'gltf-validator';
 import { inflateSync, unzlibSync } from 'fflate';
 import { init } from 'interquake';
-import { encodePNG, alphaModeOf } from '../../../web/core/gltf.js';
+import { encodePNG, alphaModeOf } from '../../../web/core/images.js';
 import { parseGLB, mixerOf, worldPositions, partMeshes, maxDifference, shown, playerVertices } from '../lib/gltf-three.mjs';
 import { gameFiles } from '../lib/q3-corpus.mjs';
 

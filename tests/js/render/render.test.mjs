@@ -10,7 +10,7 @@ import { init } from 'interquake';
 import { buildIQM } from '../lib/iqm-build.mjs';
 import { OrbitCamera, parseOrbit, DEG } from '../../../web/scene/camera.js';
 import { cameraOf } from '../../../web/render/render.js';
-import { decodePNG } from '../../../web/render/images.js';
+import { decodePNG } from '../../../web/core/images.js';
 import { openTarget } from '../../../bin/cli/targets.mjs';
 
 const iq = await init();
@@ -87,6 +87,22 @@ test('textures come from options.files as writeGLB reads them; a missing one is 
   const img = await iq.render(model, { width: 64, height: 64, ...FACING, files: { 'skin.png': png } });
   assert.deepEqual(img.missingFiles, []);
   assert.deepEqual(at(img, 32, 32), [10, 200, 30, 255]);
+  model.dispose();
+});
+
+test('a JPEG texture (found for a .tga name, as the games look it up) is decoded and drawn', async () => {
+  const model = square([1, 1, 1, 1], 'skin.tga');
+  const jpeg = readFileSync(new URL('../../fixtures/jpeg/quadrants.jpg', import.meta.url));
+  // Only skin.jpg exists: the texture candidates (web/core/paths.js) find it for skin.tga.
+  const img = await iq.render(model, { width: 64, height: 64, ...FACING, supersample: 1, files: { 'skin.jpg': jpeg } });
+  assert.deepEqual(img.missingFiles, []);
+  // Seen from +X the square's texture runs left to right along +Y and top to bottom along -Z:
+  // each quarter of the square shows one quadrant of the picture (the known colours, README).
+  const quads = [[255, 0, 0], [0, 192, 0], [32, 64, 255], [255, 255, 255]];
+  const spots = [[30, 30], [34, 30], [30, 34], [34, 34]].map(([dx, dy]) => [dx + (dx > 32 ? 8 : -8), dy + (dy > 32 ? 8 : -8)]);
+  const seen = spots.map(([x, y]) => at(img, x, y).slice(0, 3));
+  const match = quads.map((q) => seen.findIndex((c) => c.every((v, k) => Math.abs(v - q[k]) <= 10)));
+  assert.ok(match.every((i) => i >= 0) && new Set(match).size === 4, `the four quadrants drawn: ${JSON.stringify(seen)}`);
   model.dispose();
 });
 
