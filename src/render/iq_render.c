@@ -48,8 +48,9 @@ iq_render_target *iq_render_target_new(uint32_t width, uint32_t height, uint32_t
     }
     iq_render_target *t = iqi_calloc(1, sizeof *t);
     if (t) {
-        t->color = iqi_calloc((size_t)samples, 4);
-        t->depth = t->color ? iqi_calloc((size_t)samples, sizeof(float)) : NULL;
+        /* Not zeroed: iq_render_clear below writes every sample (a 512x512 picture at 2x2 is 8 MB). */
+        t->color = iqi_malloc((size_t)samples * 4);
+        t->depth = t->color ? iqi_malloc((size_t)samples * sizeof(float)) : NULL;
     }
     if (!t || !t->depth) {
         iq_render_target_free(t);
@@ -91,7 +92,7 @@ void iq_render_clear(iq_render_target *t, const float rgba[4]) {
     size_t n = (size_t)t->sw * t->sh;
     uint32_t word;
     memcpy(&word, c, 4);
-    uint32_t *color = (uint32_t *)(void *)t->color; /* calloc's memory is aligned for any type */
+    uint32_t *color = (uint32_t *)(void *)t->color; /* malloc's memory is aligned for any type */
     for (size_t i = 0; i < n; i++) color[i] = word;
     for (size_t i = 0; i < n; i++) t->depth[i] = 1.0f;
 }
@@ -103,6 +104,7 @@ void iq_render_counts(const iq_render_target *t, uint64_t *drawn, uint64_t *skip
 
 void iq_render_resolve(const iq_render_target *t, uint8_t *rgba) {
     if (!t || !rgba) return;
+    /* 32-bit sums: at most 16 samples of 255 each, times 255, fits with room to spare. */
     uint32_t ss = t->ss, n = ss * ss;
     for (uint32_t y = 0; y < t->height; y++) {
         for (uint32_t x = 0; x < t->width; x++) {
@@ -119,8 +121,9 @@ void iq_render_resolve(const iq_render_target *t, uint8_t *rgba) {
                 out[0] = out[1] = out[2] = out[3] = 0;
                 continue;
             }
+            uint32_t total = sum[3], half = total / 2;
             for (int k = 0; k < 3; k++) {
-                uint64_t v = ((uint64_t)sum[k] * 255 + sum[3] / 2) / sum[3];
+                uint32_t v = (sum[k] * 255 + half) / total;
                 out[k] = (uint8_t)(v > 255 ? 255 : v);
             }
             out[3] = (uint8_t)a;
