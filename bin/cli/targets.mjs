@@ -77,16 +77,18 @@ export async function loadPlayerFolder(iq, dir, options = {}) {
   const root = game ? game[1] : null;
   const prefix = game ? game[2] : '';
   const files = {};
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isFile()) files[prefix ? `${prefix}/${entry.name}` : entry.name] = await readBytes(join(dir, entry.name));
-  }
+  // The files of a folder, read side by side (a player folder is dozens of small files).
+  const readFolder = async (path, gamePath) => {
+    const entries = (await readdir(path, { withFileTypes: true }).catch(() => [])).filter((e) => e.isFile());
+    const bytes = await Promise.all(entries.map((e) => readBytes(join(path, e.name))));
+    entries.forEach((e, i) => { files[gamePath ? `${gamePath}/${e.name}` : e.name] = bytes[i]; });
+  };
+  await readFolder(dir, prefix);
   // A weapon (--weapon NAME) lives in the game tree: models/weapons2/NAME/ is read whole (the
   // models and the textures their shaders name).
   if (root && options.weapon) {
     const folder = weaponFolder(options.weapon);
-    for (const entry of await readdir(join(root, folder), { withFileTypes: true }).catch(() => [])) {
-      if (entry.isFile()) files[`${folder}/${entry.name}`] = await readBytes(join(root, folder, entry.name));
-    }
+    await readFolder(join(root, folder), folder);
   }
   const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod, weapon: options.weapon });
   let player = load();
@@ -117,7 +119,7 @@ export function missingOverSkins(player) {
 // (the loader then picks among .tga/.jpg/.png as the game does).
 async function addTextures(root, missing, files) {
   const listings = new Map();
-  let added = 0;
+  const added = [];
   for (const reference of missing) {
     const inGame = /(^|\/)(models|textures)\//i.exec(reference);
     const path = inGame ? reference.slice(inGame.index + inGame[1].length) : reference;
@@ -131,12 +133,14 @@ async function addTextures(root, missing, files) {
     for (const entry of listings.get(folder)) {
       const key = folder ? `${folder}/${entry.name}` : entry.name;
       if (entry.isFile() && entry.name.toLowerCase().startsWith(stem) && !(key in files)) {
-        files[key] = await readBytes(join(root, folder, entry.name));
-        added++;
+        files[key] = readBytes(join(root, folder, entry.name)); // read side by side, awaited below
+        added.push(key);
       }
     }
   }
-  return added;
+  const bytes = await Promise.all(added.map((key) => files[key]));
+  added.forEach((key, i) => { files[key] = bytes[i]; });
+  return added.length;
 }
 
 export async function isPlayerFolder(dir) {

@@ -122,9 +122,16 @@ void iq_render_resolve(const iq_render_target *t, uint8_t *rgba) {
                 continue;
             }
             uint32_t total = sum[3], half = total / 2;
-            for (int k = 0; k < 3; k++) {
-                uint32_t v = (sum[k] * 255 + half) / total;
-                out[k] = (uint8_t)(v > 255 ? 255 : v);
+            if (total == 255 * n) {
+                /* Every sample opaque (most pixels): the same rounding as below, which with
+                 * total = 255 n comes to the plain average (for any n: the terms are 255 times
+                 * those of (sum + n / 2) / n, and the odd-n remainder never crosses a multiple). */
+                for (int k = 0; k < 3; k++) out[k] = (uint8_t)((sum[k] + n / 2) / n);
+            } else {
+                for (int k = 0; k < 3; k++) {
+                    uint32_t v = (sum[k] * 255 + half) / total;
+                    out[k] = (uint8_t)(v > 255 ? 255 : v);
+                }
             }
             out[3] = (uint8_t)a;
         }
@@ -392,7 +399,28 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
     /* As multisampling does: coverage and depth per sample, the colour once per pixel (at its
      * centre) for the samples that pass. */
     for (int py = y0; py <= y1; py++) {
-        for (int px = x0; px <= x1; px++) {
+        /* The pixels of this row the triangle can cover: for each sample row, the span where every
+         * edge function is >= 0, solved per edge and widened by a pixel each side (the exact test
+         * below still decides every sample; this only skips the bounding box's empty ends). */
+        int rx0 = x0, rx1 = x1;
+        {
+            double lo = HUGE_VAL, hi = -HUGE_VAL;
+            for (int j = 0; j < ss; j++) {
+                double sy = py * ss + j + 0.5, l = -HUGE_VAL, h = HUGE_VAL;
+                for (int e = 0; e < 3; e++) {
+                    double r = ey[e] * sy + ec[e]; /* E = ex * sx + r */
+                    if (ex[e] > 0) l = fmax(l, -r / ex[e]);
+                    else if (ex[e] < 0) h = fmin(h, -r / ex[e]);
+                    else if (r < 0) h = -HUGE_VAL; /* a horizontal edge this row is outside of */
+                }
+                if (l <= h) { lo = fmin(lo, l); hi = fmax(hi, h); }
+            }
+            if (!(lo <= hi)) continue;
+            double first = floor((lo - 0.5) / ss) - 1, last = floor((hi - 0.5) / ss) + 1;
+            if (first > rx0) rx0 = (int)first;
+            if (last < rx1) rx1 = (int)last;
+        }
+        for (int px = rx0; px <= rx1; px++) {
             uint32_t pass = 0; /* bit per sample that is covered and passes the depth test */
             float zs[IQ_RENDER_MAX_SUPERSAMPLE * IQ_RENDER_MAX_SUPERSAMPLE];
             for (int j = 0; j < ss; j++) {
