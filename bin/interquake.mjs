@@ -110,6 +110,7 @@ temporary name and renamed: never a partial file.
   --background COLOR    a CSS colour or 'transparent' (default the element's dark grey)
   --light-direction "X Y Z", --light-intensity N, --light-ambient N
   --skin NAME, --weapon NAME, --lod N   a player's skin, weapon (models/weapons2/NAME), level of detail
+  --team red|blue       a player's team skins (cgame's team game), as the element's team attribute
   --turntable N         N frames of one turn around the model, as an animated PNG
   --sheet               frames as one PNG sprite sheet and OUT.json (the atlas); --frames N (default 16), --fps N
   --supersample N       samples per pixel along each axis (1..4, default 2)
@@ -126,7 +127,7 @@ const OPTIONS = {
   render: {
     size: 'value', animation: 'value', 'legs-animation': 'value', 'torso-animation': 'value', time: 'value', frame: 'value',
     orbit: 'value', target: 'value', fov: 'value', background: 'value', 'light-direction': 'value', 'light-intensity': 'value',
-    'light-ambient': 'value', skin: 'value', weapon: 'value', lod: 'value', turntable: 'value', sheet: 'flag', fps: 'value',
+    'light-ambient': 'value', skin: 'value', weapon: 'value', lod: 'value', team: 'value', turntable: 'value', sheet: 'flag', fps: 'value',
     frames: 'value', supersample: 'value', pk3: 'list', format: 'value', 'out-dir': 'value', workers: 'value', timeout: 'value',
     warnings: 'flag',
   },
@@ -181,6 +182,9 @@ function parseArgs(argv) {
     const n = Number(options.lod);
     if (!Number.isInteger(n) || n < 0 || n > 9) throw new UsageError(`--lod takes a whole number 0..9, not '${options.lod}'`, command);
     options.lod = n;
+  }
+  if (options.team !== undefined && !['red', 'blue'].includes(options.team)) {
+    throw new UsageError(`--team takes red or blue, not '${options.team}'`, command);
   }
   if (options.front !== undefined && !['x', 'z'].includes(options.front)) {
     throw new UsageError(`--front takes x (as the model is) or z (glTF's front), not '${options.front}'`, command);

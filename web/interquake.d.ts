@@ -162,6 +162,14 @@ export interface RenderOptions {
   shaderTime?: number;
   /** Players: another of player.skins. */
   skin?: string;
+  /**
+   * Players: a weapon (a name from player.weapons or a path in its files; null: none), a team
+   * ('red' | 'blue') or a level of detail, as loadPlayer takes them: the player is loaded again
+   * from its files for the call (Player.withOptions), the one given is unchanged.
+   */
+  weapon?: string | null;
+  team?: 'red' | 'blue' | null;
+  lod?: number;
   /** camera-orbit ("45deg 60deg 5m", "auto auto 120%"), camera-target ("0m 1.5m 0m"), field-of-view ("30deg"). */
   cameraOrbit?: string;
   cameraTarget?: string;
@@ -705,7 +713,7 @@ export interface PlayerOptions {
   /** 0 (default), 1 or 2: lower_N.md3 etc.; a missing LOD part falls back to LOD 0 with a warning. */
   lod?: number;
   /** Attached at the torso's tag_weapon: a loaded model (not disposed by the player), its bytes, or a path in files. */
-  weapon?: Model | Uint8Array | ArrayBuffer | string;
+  weapon?: Model | Uint8Array | ArrayBuffer | string | null;
   weaponPath?: string;
   /** Caps by use over the archive's (or the defaults, for plain files): parts are read as 'model', animation.cfg as 'animation', skins as 'skin'. */
   limits?: Partial<Record<ArchiveUse, Partial<UseLimit>>>;
@@ -901,6 +909,8 @@ export interface Player {
    * Surfaces for any skin, with cgame's fallbacks; options.team defaults to the player's. `skin`: the
    * one asked; `used`: the skin in use; `warnings`: the fallback taken, if any (not added to player.warnings).
    */
+  /** The same player loaded again from the same files with some of loadPlayer's options changed; the caller disposes it. */
+  withOptions(changes: Pick<PlayerOptions, 'weapon' | 'skin' | 'team' | 'lod'>): Player;
   resolveSkin(skin: string | null, options?: { team?: 'red' | 'blue' | null }): { skin: string | null; used: string | null;
     team: 'red' | 'blue' | null; files: Partial<Record<'lower' | 'upper' | 'head', string | null>>;
     surfaces: Record<PlayerPartName, PlayerSurface[]>; missingFiles: string[]; warnings: Warning[] };

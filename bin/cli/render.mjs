@@ -107,7 +107,7 @@ async function batch(positional, options, opts) {
     for (let k = 2; used.has(name.toLowerCase()); k++) name = name.replace(/(-\d+)?\.png$/, `-${k}.png`);
     used.add(name.toLowerCase());
     job.output = join(outDir, name);
-    job.options = { format: options.format, skin: options.skin, lod: options.lod, weapon: options.weapon };
+    job.options = { format: options.format, skin: options.skin, lod: options.lod, weapon: options.weapon, team: options.team };
     job.render = opts;
     job.options.sheet = Boolean(options.sheet);
   }

@@ -90,7 +90,7 @@ export async function loadPlayerFolder(iq, dir, options = {}) {
     const folder = weaponFolder(options.weapon);
     await readFolder(join(root, folder), folder);
   }
-  const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod, weapon: options.weapon });
+  const load = () => iq.loadPlayer(files, { player: prefix || undefined, skin: options.skin, lod: options.lod, weapon: options.weapon, team: options.team });
   let player = load();
   // Textures often live in other folders of the game tree (sarge's in models/players/grism):
   // read the files each skin's missing references could be, then assemble again.
@@ -188,7 +188,7 @@ export async function openTarget(iq, target, options = {}) {
     const folder = inner.replace(/\\/g, '/').replace(/\/+$/, '');
     const player = archive.players.find((p) => p.path.toLowerCase() === folder.toLowerCase());
     if (player) {
-      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod, weapon: options.weapon }), source: 'archive' };
+      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod, weapon: options.weapon, team: options.team }), source: 'archive' };
     }
     const entryBytes = archive.has(inner) ? archive.read(inner) : null;
     if (!entryBytes) {

@@ -189,6 +189,8 @@ export class Player {
     for (const f of chosen.missingFiles) missing.add(f);
 
     this._lib = lib;
+    this._files = files;
+    this._options = options;
     this._read = source.read;
     this._loaded = loaded;
     this._resolveSkin = skins.resolve;
@@ -226,6 +228,16 @@ export class Player {
     this.warnings = warnings;
     /** The caps by use this player's files were read with. */
     this.limits = source.limits;
+  }
+
+  /**
+   * The same player loaded again from the same files with some of loadPlayer's options changed
+   * ({ weapon, skin, team, lod }: a weapon of null takes it away). A new Player, the caller's to
+   * dispose; this one is unchanged.
+   */
+  withOptions(changes = {}) {
+    this._check();
+    return new Player(this._lib, this._files, { ...this._options, ...changes });
   }
 
   _check() {

@@ -25,11 +25,36 @@ const CPU_DEFORMS = new Set(['wave', 'normal', 'bulge', 'move']);
 
 /** One picture: { width, height, pixels (RGBA, top row first), missingFiles }. */
 export async function render(iq, target, options = {}) {
-  const scene = await Scene.create(iq, target, options, 'render()');
+  const variant = playerVariant(target, options, 'render()');
   try {
-    return scene.draw({ time: options.time, frame: options.frame });
+    const scene = await Scene.create(iq, variant ?? target, options, 'render()');
+    try {
+      return scene.draw({ time: options.time, frame: options.frame });
+    } finally {
+      scene.dispose();
+    }
   } finally {
-    scene.dispose();
+    variant?.dispose();
+  }
+}
+
+/**
+ * A player's `weapon`, `team` or `lod` as the element takes them: the player loaded again from its
+ * files with those changed (Player.withOptions), for this call only; null when none is asked.
+ */
+function playerVariant(target, options, what) {
+  if (!options || typeof options !== 'object' || typeof target?.withOptions !== 'function') return null;
+  const changes = {};
+  for (const key of ['weapon', 'team', 'lod']) if (options[key] !== undefined) changes[key] = options[key];
+  if (!Object.keys(changes).length) return null;
+  if (options.skin !== undefined) changes.skin = options.skin;
+  try {
+    return target.withOptions(changes);
+  } catch (err) {
+    if (err?.code === 'disposed' || err?.code === 'missing_file' || err?.code === 'invalid_argument') {
+      throw new InterquakeError(err.code, `${what}: ${err.message}`, err.file ? { file: err.file } : undefined);
+    }
+    throw err;
   }
 }
 
@@ -41,29 +66,34 @@ export async function render(iq, target, options = {}) {
 export async function renderAnimation(iq, target, options = {}) {
   const fps = options.fps ?? 15;
   if (!(Number.isFinite(fps) && fps > 0 && fps <= 1000)) throw new InterquakeError('invalid_argument', `renderAnimation(): fps ${options.fps} is not a number in 0..1000`);
-  const scene = await Scene.create(iq, target, options, 'renderAnimation()');
-  let count = options.frames;
-  if (count === undefined) {
-    const duration = options.duration ?? (scene.duration() || (options.turntable ? 1 : 0));
-    if (!(Number.isFinite(duration) && duration >= 0)) throw new InterquakeError('invalid_argument', `renderAnimation(): duration ${options.duration} is not a number`);
-    count = Math.max(1, Math.round(duration * fps));
-  }
-  if (!(Number.isInteger(count) && count >= 1 && count <= MAX_FRAMES)) {
-    throw new InterquakeError('invalid_argument', `renderAnimation(): ${count} frames is not a whole number in 1..${MAX_FRAMES}`);
-  }
-  const start = Number(options.time) || 0;
-  const frames = [];
+  const variant = playerVariant(target, options, 'renderAnimation()');
   try {
-    for (let i = 0; i < count; i++) {
-      const time = start + i / fps;
-      const turn = options.turntable ? (360 * i) / count : 0;
-      const image = scene.draw({ time, turn });
-      frames.push({ ...image, time });
+    const scene = await Scene.create(iq, variant ?? target, options, 'renderAnimation()');
+    try {
+      let count = options.frames;
+      if (count === undefined) {
+        const duration = options.duration ?? (scene.duration() || (options.turntable ? 1 : 0));
+        if (!(Number.isFinite(duration) && duration >= 0)) throw new InterquakeError('invalid_argument', `renderAnimation(): duration ${options.duration} is not a number`);
+        count = Math.max(1, Math.round(duration * fps));
+      }
+      if (!(Number.isInteger(count) && count >= 1 && count <= MAX_FRAMES)) {
+        throw new InterquakeError('invalid_argument', `renderAnimation(): ${count} frames is not a whole number in 1..${MAX_FRAMES}`);
+      }
+      const start = Number(options.time) || 0;
+      const frames = [];
+      for (let i = 0; i < count; i++) {
+        const time = start + i / fps;
+        const turn = options.turntable ? (360 * i) / count : 0;
+        const image = scene.draw({ time, turn });
+        frames.push({ ...image, time });
+      }
+      return { frames, fps };
+    } finally {
+      scene.dispose();
     }
   } finally {
-    scene.dispose();
+    variant?.dispose();
   }
-  return { frames, fps };
 }
 export const MAX_FRAMES = 10000;
 const decodedImages = new WeakMap(); // model or player -> Map(options.files -> Map(path -> Promise<{ img, missing }>))

@@ -93,3 +93,24 @@ test('render: bad usage exits 2, bad input 1', () => withDir((dir) => {
   assert.equal(run('render', mrfixit, join(dir, 'x.png'), '--animation', 'dance').status, 1);
   assert.deepEqual(readdirSync(dir), [], 'nothing written for a failure');
 }));
+
+test('render --team red: the player\'s red team skins, as iq.render() draws them', () => withDir(async (dir) => {
+  const { init } = await import('interquake');
+  const { openTarget } = await import('../../../bin/cli/targets.mjs');
+  const args = ['--size', '64x64', '--orbit', '0deg 80deg auto', '--background', 'transparent'];
+  const red = join(dir, 'red.png');
+  const plain = join(dir, 'plain.png');
+  assert.equal(run('render', sarge, red, '--team', 'red', ...args).status, 0);
+  assert.equal(run('render', sarge, plain, ...args).status, 0);
+  const iq = await init();
+  const { player } = await openTarget(iq, sarge, { team: 'red' });
+  assert.equal(player.team, 'red');
+  const image = await iq.render(player, { width: 64, height: 64, cameraOrbit: '0deg 80deg auto', background: 'transparent' });
+  player.dispose();
+  const drawnRed = (await decodePNG(readFileSync(red))).data;
+  assert.deepEqual(drawnRed, image.pixels, 'the CLI draws what iq.render draws for the red player');
+  assert.notDeepEqual(drawnRed, (await decodePNG(readFileSync(plain))).data, 'the red skins differ from the default ones');
+  const bad = run('render', sarge, join(dir, 'x.png'), '--team', 'green');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--team takes red or blue/);
+}));

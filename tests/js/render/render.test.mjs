@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 import { init } from 'interquake';
 import { buildIQM } from '../lib/iqm-build.mjs';
+import { buildMD3 } from '../lib/md3-build.mjs';
+import { gameFiles } from '../lib/q3-corpus.mjs';
 import { OrbitCamera, parseOrbit, DEG } from '../../../web/scene/camera.js';
 import { cameraOf } from '../../../web/render/render.js';
 import { decodePNG } from '../../../web/core/images.js';
@@ -262,4 +264,33 @@ test('Quake 3 shader stages: colours, additive blending, the alpha test before i
   const late = await iq.render(player, { ...SCRIPTED, time: 0.75 });
   assert.deepEqual([at(early, 16, 16)[0], at(late, 16, 16)[0]], [255, 0], 'a square wave: on in the first half second, off in the second');
   player.dispose();
+});
+
+test('a player\'s weapon, team and LOD as the element takes them: the player loaded again for the picture, unchanged itself', async () => {
+  // A gun on tag_weapon (the corpus has none): a box 20 units long, both windings.
+  const box = {
+    name: 'w_gun', shaders: [{ name: '', index: 0 }], triangles: [[0, 1, 2], [0, 2, 3], [0, 2, 1], [0, 3, 2]],
+    texcoords: [[0, 0], [1, 0], [1, 1], [0, 1]],
+    frames: [[[0, -2, -2], [20, -2, -2], [20, 2, 2], [0, 2, 2]].map((xyz) => ({ xyz, normal: 0 }))],
+  };
+  const files = gameFiles();
+  files.set('models/weapons2/gun/gun.md3', buildMD3({ surfaces: [box] }).bytes);
+  const plain = iq.loadPlayer(files);
+  const armed = iq.loadPlayer(files, { weapon: 'gun' });
+  const low = iq.loadPlayer(files, { lod: 2 });
+  const options = { width: 96, height: 96, background: 'transparent', cameraOrbit: '90deg 80deg auto' };
+  const same = (a, b) => a.pixels.length === b.pixels.length && a.pixels.every((v, i) => v === b.pixels[i]);
+  const bare = await iq.render(plain, options);
+  const withGun = await iq.render(plain, { ...options, weapon: 'gun' });
+  assert.ok(same(withGun, await iq.render(armed, options)), 'weapon: as loadPlayer(..., { weapon }) draws it');
+  assert.ok(!same(withGun, bare), 'the gun shows');
+  assert.ok(same(await iq.render(armed, { ...options, weapon: null }), bare), 'weapon: null takes it away');
+  assert.ok(same(await iq.render(plain, { ...options, lod: 2 }), await iq.render(low, options)), 'lod');
+  const anim = await iq.renderAnimation(plain, { ...options, weapon: 'gun', frames: 2 });
+  assert.ok(same(anim.frames[0], withGun), 'renderAnimation takes it too');
+  assert.equal(plain.weapon, null, 'the player given is unchanged');
+  assert.ok(same(await iq.render(plain, options), bare));
+  await assert.rejects(iq.render(plain, { ...options, weapon: 'nothing' }), (err) => err.code === 'missing_file' && /render\(\)/.test(err.message));
+  await assert.rejects(iq.render(plain, { ...options, team: 'green' }), { code: 'invalid_argument' });
+  for (const p of [plain, armed, low]) p.dispose();
 });

@@ -41,6 +41,17 @@ export async function scoped(bytes: Uint8Array): Promise<number> {
   return model.vertexCount + instance.evaluate().positions!.length;
 }
 
+export async function poster(iq: Interquake, files: Map<string, Uint8Array>): Promise<Uint8Array> {
+  const player = iq.loadPlayer(files);
+  const armed = player.withOptions({ weapon: 'machinegun', lod: 1 });
+  armed.dispose();
+  const image = await iq.render(player, { width: 256, weapon: 'machinegun', team: 'red', lod: 0, legsAnimation: 'LEGS_RUN' });
+  // @ts-expect-error: team is red, blue or null
+  await iq.render(player, { team: 'green' });
+  player.dispose();
+  return iq.encodePNG(image);
+}
+
 export function typedErrors(): void {
   // @ts-expect-error: not an error code
   const bad = new InterquakeError('bad_magik', 'x');
