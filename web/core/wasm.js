@@ -484,7 +484,8 @@ async function wasmSource(wasm) {
     if (!WASM_MAGIC.every((b, i) => bytes[i] === b)) throw unavailable('the bytes given', describeBody(bytes));
     return { source: bytes, url: 'the bytes given' };
   }
-  if (typeof Response !== 'undefined' && wasm instanceof Response) {
+  // (A URL or its text never touches Response: in Node, the global's first use loads undici, ~12 ms.)
+  if (typeof wasm !== 'string' && !(wasm instanceof URL) && typeof Response !== 'undefined' && wasm instanceof Response) {
     return { source: await responseBytes(wasm, wasm.url || 'the Response given'), url: wasm.url || 'the Response given' };
   }
   const url = wasm instanceof URL ? wasm : new URL(String(wasm), globalThis.location?.href);

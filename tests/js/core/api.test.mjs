@@ -22,6 +22,19 @@ test('init() compiles once: later calls resolve to the same library; other optio
   assert.equal(m.vertexCount, 1861);
   m.dispose();
   assert.equal(await init(), iq, 'init() without options: still the first library');
+  const fromResponse = await init({ wasm: new Response(bytes, { headers: { 'content-type': 'application/wasm' } }) });
+  assert.equal(fromResponse.load(mrfixit).vertexCount, 1861, 'a Response is read');
+});
+
+test('init() in Node does not load the fetch machinery (undici) for its own file', async () => {
+  // Node's fetch, Response and friends are lazy globals: their first use loads undici, about 12 ms
+  // of every CLI command's start-up. process.moduleLoadList names the internal modules loaded.
+  const { spawnSync } = await import('node:child_process');
+  const probe = spawnSync(process.execPath, ['--input-type=module', '-e',
+    "import { init } from 'interquake'; await init(); process.stdout.write(process.moduleLoadList.filter((m) => /undici/.test(m)).join());"],
+  { encoding: 'utf8', cwd: new URL('../../../', import.meta.url) });
+  assert.equal(probe.status, 0, probe.stderr);
+  assert.equal(probe.stdout, '', 'undici was loaded');
 });
 
 test('load() accepts Uint8Array, ArrayBuffer and other views, and names the file in errors', () => {
