@@ -220,7 +220,9 @@ static const iq_wasm_field layout[] = {
     F(iq_shader_stage_state, turbCount, turb_count, U32) F(iq_shader_stage_state, turbPhase, turb_phase, F32)
     F(iq_shader_stage_state, turbAmplitude, turb_amplitude, F32) F(iq_shader_stage_state, frame, frame, U32)
 
-    /* The software renderer (src/render/iq_render.h) */
+#ifndef IQ_WASM_WITHOUT_RENDER
+    /* The software renderer (src/render/iq_render.h): not in the builds without its exports (the
+     * element's interquake-viewer.wasm and interquake-readers.wasm, whose JS never draws with it) */
     REC(iq_render_texture) F(iq_render_texture, width, width, U32) F(iq_render_texture, height, height, U32)
     F(iq_render_texture, data, data, PTR) F(iq_render_texture, nearest, nearest, U32) F(iq_render_texture, clamp, clamp, U32)
     F(iq_render_texture, mipmapped, mipmapped, U32)
@@ -248,6 +250,7 @@ static const iq_wasm_field layout[] = {
     A(iq_render_camera, light, light, F32) A(iq_render_camera, forward, forward, F32) A(iq_render_camera, left, left, F32)
     A(iq_render_camera, up, up, F32) F(iq_render_camera, distance, distance, F32) F(iq_render_camera, near, near_plane, F32)
     F(iq_render_camera, far, far_plane, F32) F(iq_render_camera, fitRadius, fit_radius, F32)
+#endif
 };
 #undef REC
 #undef F
