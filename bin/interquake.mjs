@@ -109,6 +109,8 @@ temporary name and renamed: never a partial file.
   --target "X Y Z"      camera-target; --fov ANGLE field-of-view (default 35deg)
   --background COLOR    a CSS colour or 'transparent' (default the element's dark grey)
   --light-direction "X Y Z", --light-intensity N, --light-ambient N
+  --show "FLAGS"        overlays, as the element's show: wireframe skeleton tags bounds normals grid
+                        (tag names are left out: the element shows them as HTML, not in its canvas)
   --skin NAME, --weapon NAME, --lod N   a player's skin, weapon (models/weapons2/NAME), level of detail
   --team red|blue       a player's team skins (cgame's team game), as the element's team attribute
   --turntable N         N frames of one turn around the model, as an animated PNG
@@ -127,7 +129,7 @@ const OPTIONS = {
   render: {
     size: 'value', animation: 'value', 'legs-animation': 'value', 'torso-animation': 'value', time: 'value', frame: 'value',
     orbit: 'value', target: 'value', fov: 'value', background: 'value', 'light-direction': 'value', 'light-intensity': 'value',
-    'light-ambient': 'value', skin: 'value', weapon: 'value', lod: 'value', team: 'value', turntable: 'value', sheet: 'flag', fps: 'value',
+    'light-ambient': 'value', show: 'value', skin: 'value', weapon: 'value', lod: 'value', team: 'value', turntable: 'value', sheet: 'flag', fps: 'value',
     frames: 'value', supersample: 'value', pk3: 'list', format: 'value', 'out-dir': 'value', workers: 'value', timeout: 'value',
     warnings: 'flag',
   },

@@ -142,6 +142,9 @@ export class Interquake {
   readonly memoryBytes: number;
 }
 
+/** The overlays of the element's show attribute and of iq.render()'s show option. */
+export type ShowFlag = 'wireframe' | 'skeleton' | 'tags' | 'bounds' | 'normals' | 'grid';
+
 /** iq.render()'s options: the element's attributes in camelCase, with the same syntax and defaults. */
 export interface RenderOptions {
   /** Pixels, 1..8192 (default 512); height defaults to width. width * height * supersample^2 <= 67,108,864. */
@@ -180,6 +183,12 @@ export interface RenderOptions {
   lightDirection?: string;
   lightIntensity?: number;
   lightAmbient?: number;
+  /**
+   * The element's show: overlays as space- or comma-separated words, an array or a Set of
+   * 'wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid' (another word is refused with
+   * invalid_argument). Tag names are not drawn (the element shows them as HTML over its canvas).
+   */
+  show?: string | ShowFlag[] | Set<ShowFlag>;
   /** Models: where textures come from, as writeGLB() reads them. Players read their own. */
   files?: GLBOptions['files'];
 }

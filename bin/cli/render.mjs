@@ -21,7 +21,8 @@ export function renderOptions(options) {
     out.height = Number(m[2] ?? m[1]);
   }
   const copy = { animation: 'animation', 'legs-animation': 'legsAnimation', 'torso-animation': 'torsoAnimation', orbit: 'cameraOrbit',
-    target: 'cameraTarget', fov: 'fieldOfView', background: 'background', 'light-direction': 'lightDirection', skin: 'skin' };
+    target: 'cameraTarget', fov: 'fieldOfView', background: 'background', 'light-direction': 'lightDirection', skin: 'skin',
+    show: 'show' };
   for (const [flag, name] of Object.entries(copy)) if (options[flag] !== undefined) out[name] = options[flag];
   const numbers = { time: 'time', frame: 'frame', 'light-intensity': 'lightIntensity', 'light-ambient': 'lightAmbient', supersample: 'supersample', fps: 'fps', frames: 'frames' };
   for (const [flag, name] of Object.entries(numbers)) {

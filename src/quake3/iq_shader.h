@@ -306,6 +306,21 @@ void iq_shader_texcoords(const iq_shader_stage *stage, const iq_shader_env *env,
  * deforms were skipped that way. */
 uint32_t iq_shader_deform_vertices(const iq_q3_shader *shader, const iq_shader_env *env, uint32_t n, float *positions,
                           float *normals, const float *st);
+/* autosprite and autosprite2 (kind: IQ_DEFORM_AUTOSPRITE or _AUTOSPRITE2), as ioquake3's
+ * AutospriteDeform and Autosprite2Deform turn a surface's quads (each 4 consecutive vertices)
+ * toward the view; axes: the view's forward, left and up (9 floats, unit, in the arrays' space).
+ * autosprite: each quad becomes a square facing the view round its centre, radius |corner 0 -
+ * centre| * 0.707: positions, normals (-forward), st (0/1 at the corners; may be NULL) and colours
+ * (RGBA, 4 per vertex, the first vertex's for all four; may be NULL) rewritten, and its triangles
+ * (0 1 3, 3 1 2 of each quad, (n / 4) * 6 indices) written to out_indices (may be NULL).
+ * autosprite2: each quad keeps its two shortest edges, pivoted about the axis between their
+ * middles to face the view; indices (the surface's triangles over these vertices, 6 per quad in
+ * order) say which end goes which way; only positions change. Vertices past the last whole quad
+ * are left as they are. Returns the triangles to draw: (n / 4) * 2 for autosprite, index_count / 3
+ * for autosprite2 (its own), 0 for another kind. */
+uint32_t iq_shader_autosprite(uint32_t kind, const float axes[9], uint32_t n, float *positions, float *normals,
+                              float *st, float *colors, const uint32_t *indices, uint32_t index_count,
+                              uint32_t *out_indices);
 
 #ifdef __cplusplus
 }

@@ -405,3 +405,88 @@ uint32_t iq_shader_deform_vertices(const iq_q3_shader *sh, const iq_shader_env *
     }
     return skipped;
 }
+
+// -- Autosprites: quads turned toward the view (tr_shade_calc.c's AutospriteDeform, Autosprite2Deform)
+
+uint32_t iq_shader_autosprite(uint32_t kind, const float axes[9], uint32_t n, float *positions, float *normals,
+                              float *st, float *colors, const uint32_t *indices, uint32_t index_count,
+                              uint32_t *out_indices) {
+    const float *forward = axes, *left = axes + 3, *up = axes + 6;
+    if (kind == IQ_DEFORM_AUTOSPRITE) {
+        /* Each quad becomes a square facing the view round its centre (RB_AddQuadStamp): corners
+         * +left+up, -left+up, -left-up, +left-up, st 0/1, the first vertex's colour, triangles 0 1 3, 3 1 2. */
+        static const float sl[4] = {1, -1, -1, 1}, su[4] = {1, 1, -1, -1};
+        static const float cs[4] = {0, 1, 1, 0}, ct[4] = {0, 0, 1, 1};
+        static const uint32_t tri[6] = {0, 1, 3, 3, 1, 2};
+        uint32_t quads = n / 4;
+        for (uint32_t q = 0; q < quads; q++) {
+            float *p = positions + (size_t)q * 12;
+            float mid[3], delta[3];
+            for (int k = 0; k < 3; k++) {
+                mid[k] = 0.25f * (p[k] + p[3 + k] + p[6 + k] + p[9 + k]);
+                delta[k] = p[k] - mid[k];
+            }
+            float radius = sqrtf(delta[0] * delta[0] + delta[1] * delta[1] + delta[2] * delta[2]) * 0.707f;
+            for (int c = 0; c < 4; c++) {
+                for (int k = 0; k < 3; k++) {
+                    p[c * 3 + k] = mid[k] + (sl[c] * left[k] + su[c] * up[k]) * radius;
+                    if (normals) normals[(size_t)q * 12 + c * 3 + k] = -forward[k];
+                }
+                if (st) {
+                    st[(size_t)q * 8 + c * 2] = cs[c];
+                    st[(size_t)q * 8 + c * 2 + 1] = ct[c];
+                }
+                if (colors && c > 0) memcpy(colors + (size_t)q * 16 + c * 4, colors + (size_t)q * 16, 4 * sizeof(float));
+            }
+            if (out_indices)
+                for (int k = 0; k < 6; k++) out_indices[(size_t)q * 6 + k] = q * 4 + tri[k];
+        }
+        return quads * 2;
+    }
+    if (kind != IQ_DEFORM_AUTOSPRITE2) return 0;
+    /* Each quad keeps its two shortest edges, pivoted about the axis between their middles to face
+     * the view; which end goes which way follows the direction the quad's triangles run along the edge. */
+    static const int edges[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+    for (uint32_t i = 0, first = 0; i + 3 < n; i += 4, first += 6) {
+        float *xyz = positions + (size_t)i * 3;
+        float lengths[2] = {999999, 999999};
+        int nums[2] = {0, 0};
+        for (int j = 0; j < 6; j++) {
+            const float *a = xyz + 3 * edges[j][0], *b = xyz + 3 * edges[j][1];
+            float d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+            float l = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+            if (l < lengths[0]) {
+                nums[1] = nums[0]; lengths[1] = lengths[0];
+                nums[0] = j; lengths[0] = l;
+            } else if (l < lengths[1]) {
+                nums[1] = j; lengths[1] = l;
+            }
+        }
+        float mid[2][3], major[3], minor[3];
+        for (int j = 0; j < 2; j++) {
+            const float *a = xyz + 3 * edges[nums[j]][0], *b = xyz + 3 * edges[nums[j]][1];
+            for (int k = 0; k < 3; k++) mid[j][k] = 0.5f * (a[k] + b[k]);
+        }
+        for (int k = 0; k < 3; k++) major[k] = mid[1][k] - mid[0][k];
+        minor[0] = major[1] * forward[2] - major[2] * forward[1];
+        minor[1] = major[2] * forward[0] - major[0] * forward[2];
+        minor[2] = major[0] * forward[1] - major[1] * forward[0];
+        float ml = sqrtf(minor[0] * minor[0] + minor[1] * minor[1] + minor[2] * minor[2]);
+        if (ml > 0)
+            for (int k = 0; k < 3; k++) minor[k] /= ml;
+        for (int j = 0; j < 2; j++) {
+            uint32_t va = i + (uint32_t)edges[nums[j]][0], vb = i + (uint32_t)edges[nums[j]][1];
+            float l = 0.5f * sqrtf(lengths[j]);
+            int k = 0;
+            while (k < 5 && !(first + k + 1 < index_count && indices && indices[first + k] == va &&
+                              indices[first + k + 1] == vb))
+                k++;
+            float sign = k == 5 ? 1.0f : -1.0f;
+            for (int c = 0; c < 3; c++) {
+                positions[(size_t)va * 3 + c] = mid[j][c] + sign * l * minor[c];
+                positions[(size_t)vb * 3 + c] = mid[j][c] - sign * l * minor[c];
+            }
+        }
+    }
+    return index_count / 3;
+}

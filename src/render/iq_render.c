@@ -15,6 +15,7 @@
 #define IQR_ATTRS 13            /* clip xyzw, world normal xyz, st, rgba */
 #define IQR_CLIP_MAX 9          /* a triangle clipped by two planes has at most 5 corners; room to spare */
 #define IQR_SNAP 256.0
+#define IQR_DEPTH_RESOLUTION (1.0 / 16777216.0) /* polygonOffset's r: 2^-24, a 24-bit depth buffer */
 
 struct iq_render_target {
     uint32_t width, height, ss;  /* pixels, samples per pixel along each axis */
@@ -390,6 +391,15 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
         top_left[e] = dy < 0 || (dy == 0 && dx > 0);
     }
     double inv_area = 1.0 / area;
+    /* polygonOffset: the largest depth slope per pixel (z is affine on the screen) times the factor,
+     * plus units of a 24-bit depth buffer's resolution (WebGL's default depth buffer). */
+    float offset = 0;
+    if (s->offset_factor != 0 || s->offset_units != 0) {
+        double dzdx = (ex[0] * a->z + ex[1] * b->z + ex[2] * c->z) * inv_area * ss;
+        double dzdy = (ey[0] * a->z + ey[1] * b->z + ey[2] * c->z) * inv_area * ss;
+        double m = fmax(fabs(dzdx), fabs(dzdy));
+        offset = (float)(s->offset_factor * m + s->offset_units * IQR_DEPTH_RESOLUTION);
+    }
     const iq_render_view *view = d->view;
     float ambient = view->ambient, intensity = view->intensity;
     const float *L = view->light;
@@ -434,6 +444,10 @@ static void shade_triangle(iqr_draw *d, const iqr_vertex *v0, const iqr_vertex *
                           (e2 > 0 || (e2 == 0 && top_left[2]))))
                         continue;
                     float z = (float)((e0 * a->z + e1 * b->z + e2 * c->z) * inv_area);
+                    if (offset != 0) {
+                        z += offset;
+                        z = z < 0 ? 0 : z > 1 ? 1 : z;
+                    }
                     float dz = t->depth[(size_t)(py * ss + j) * t->sw + (size_t)(px * ss + i)];
                     if (equal ? !(z == dz) : !(z <= dz)) continue;
                     zs[j * ss + i] = z;
@@ -536,6 +550,10 @@ static int render_draw(iq_render_target *t, const iq_render_view *view, const iq
     if (s->cull > IQ_CULL_NONE || s->blend_src > IQ_BLEND_ONE_MINUS_SRC_COLOR ||
         s->blend_dst > IQ_BLEND_ONE_MINUS_SRC_COLOR || s->alpha_func > IQ_ALPHA_GE128 || s->depth_func > IQ_DEPTH_EQUAL || (s->blend_src == IQ_BLEND_NONE) != (s->blend_dst == IQ_BLEND_NONE))
         return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: unknown cull, blend or alpha test value");
+    if (!iqi_finite(s->offset_factor) || !iqi_finite(s->offset_units) || fabsf(s->offset_factor) > 1e6f ||
+        fabsf(s->offset_units) > 1e6f)
+        return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: polygon offset %g, %g is not a number in -1e6..1e6",
+                             s->offset_factor, s->offset_units);
     const iq_render_texture *tx = &s->texture;
     if (tx->data && (tx->width == 0 || tx->height == 0 || tx->width > IQ_RENDER_MAX_TEXTURE ||
                      tx->height > IQ_RENDER_MAX_TEXTURE))
@@ -625,4 +643,179 @@ iq_error_code iq_render_draw(iq_render_target *t, const iq_render_view *view, co
     iq_error local;
     error = iqi_error_reset(error, &local);
     return iqi_result(render_draw(t, view, s, error), error);
+}
+
+// -- Lines
+
+typedef struct iqr_line_end {
+    double c[4];   /* clip x y z w */
+    double rgb[3];
+} iqr_line_end;
+
+typedef struct iqr_line_point {
+    double x, y;   /* samples, y down */
+    double z;      /* depth 0..1 */
+    double inv_w;
+    double rgb_w[3]; /* colour / w: affine on the screen, like z and 1/w */
+} iqr_line_point;
+
+/* Narrows [*t0, *t1] to where da + (db - da) t >= 0; 0 when nothing is left. */
+static int clip_range(double *t0, double *t1, double da, double db) {
+    if (da >= 0 && db >= 0) return 1;
+    if (da < 0 && db < 0) return 0;
+    double t = da / (da - db);
+    if (da < 0) { if (t > *t0) *t0 = t; }
+    else if (t < *t1) *t1 = t;
+    return *t0 <= *t1;
+}
+
+static void lerp_point(const iqr_line_point *a, const iqr_line_point *b, double t, iqr_line_point *out) {
+    out->x = a->x + (b->x - a->x) * t;
+    out->y = a->y + (b->y - a->y) * t;
+    out->z = a->z + (b->z - a->z) * t;
+    out->inv_w = a->inv_w + (b->inv_w - a->inv_w) * t;
+    for (int k = 0; k < 3; k++) out->rgb_w[k] = a->rgb_w[k] + (b->rgb_w[k] - a->rgb_w[k]) * t;
+}
+
+static void draw_segment(iq_render_target *t, const iqr_line_end *a, const iqr_line_end *b, int depth_test) {
+    /* The near and far planes, in clip space (attributes are affine there). */
+    double t0 = 0, t1 = 1;
+    if (!clip_range(&t0, &t1, a->c[2] + a->c[3], b->c[2] + b->c[3]) ||
+        !clip_range(&t0, &t1, a->c[3] - a->c[2], b->c[3] - b->c[2])) {
+        t->skipped++;
+        return;
+    }
+    iqr_line_point p[2];
+    for (int e = 0; e < 2; e++) {
+        double f = e ? t1 : t0, c[4], rgb[3];
+        for (int k = 0; k < 4; k++) c[k] = a->c[k] + (b->c[k] - a->c[k]) * f;
+        for (int k = 0; k < 3; k++) rgb[k] = a->rgb[k] + (b->rgb[k] - a->rgb[k]) * f;
+        if (!(c[3] > 0)) { t->skipped++; return; }
+        double iw = 1.0 / c[3];
+        p[e].x = (c[0] * iw * 0.5 + 0.5) * t->sw;
+        p[e].y = (0.5 - c[1] * iw * 0.5) * t->sh;
+        double z = c[2] * iw * 0.5 + 0.5;
+        p[e].z = z < 0 ? 0 : z > 1 ? 1 : z;
+        p[e].inv_w = iw;
+        for (int k = 0; k < 3; k++) p[e].rgb_w[k] = rgb[k] * iw;
+        if (!(isfinite(p[e].x) && isfinite(p[e].y) && isfinite(iw))) { t->skipped++; return; }
+    }
+    /* The part on the target (with a pixel to spare), so that the walk below is bounded by it; each
+     * end moved to a side gets that side's coordinate exactly (an end 1e30 away cannot smear it). */
+    const double hw = t->ss * 0.5; /* half the width: half a pixel */
+    const double margin = t->ss + 1.0;
+    iqr_line_point q[2] = {p[0], p[1]};
+    for (int side = 0; side < 4; side++) {
+        int y = side >= 2;
+        double bound = side & 1 ? (y ? t->sh : t->sw) + margin : -margin;
+        double d0 = side & 1 ? bound - (y ? q[0].y : q[0].x) : (y ? q[0].y : q[0].x) - bound;
+        double d1 = side & 1 ? bound - (y ? q[1].y : q[1].x) : (y ? q[1].y : q[1].x) - bound;
+        if (d0 < 0 && d1 < 0) { t->skipped++; return; }
+        if (d0 >= 0 && d1 >= 0) continue;
+        int out = d0 < 0 ? 0 : 1;
+        iqr_line_point moved;
+        lerp_point(&q[out], &q[1 - out], (out ? d1 : d0) / ((out ? d1 : d0) - (out ? d0 : d1)), &moved);
+        if (y) moved.y = bound;
+        else moved.x = bound;
+        q[out] = moved;
+    }
+    /* Snapped as triangle vertices are, so the coverage tests below are exact for ordinary input. */
+    for (int e = 0; e < 2; e++) {
+        q[e].x = floor(q[e].x * IQR_SNAP + 0.5) / IQR_SNAP;
+        q[e].y = floor(q[e].y * IQR_SNAP + 0.5) / IQR_SNAP;
+    }
+    /* Walk the major axis (u) one sample at a time, in increasing u (the same samples whichever
+     * way the segment was given); across it (v) only the rows the rectangle can reach. */
+    int xmajor = fabs(q[1].x - q[0].x) >= fabs(q[1].y - q[0].y);
+    const iqr_line_point *s0 = &q[0], *s1 = &q[1];
+    if ((xmajor ? q[1].x - q[0].x : q[1].y - q[0].y) < 0) { s0 = &q[1]; s1 = &q[0]; }
+    double a0 = xmajor ? s0->x : s0->y, b0 = xmajor ? s0->y : s0->x;
+    double du = xmajor ? s1->x - s0->x : s1->y - s0->y, dv = xmajor ? s1->y - s0->y : s1->x - s0->x;
+    double len2 = du * du + dv * dv;
+    if (!(du > 0)) { t->skipped++; return; } /* a point: a rectangle without area */
+    t->drawn++;
+    double len = sqrt(len2), reach = hw * len / du;
+    int usize = (int)(xmajor ? t->sw : t->sh), vsize = (int)(xmajor ? t->sh : t->sw);
+    double ufirst = ceil(a0 - hw - 0.5), ulast = floor(a0 + du + hw - 0.5);
+    int i0 = ufirst < 0 ? 0 : (int)ufirst, i1 = ulast > usize - 1 ? usize - 1 : (int)ulast;
+    for (int i = i0; i <= i1; i++) {
+        double cu = i + 0.5, vl = b0 + (cu - a0) * dv / du;
+        double vfirst = ceil(vl - reach - 0.5), vlast = floor(vl + reach - 0.5);
+        int j0 = vfirst < 0 ? 0 : (int)vfirst, j1 = vlast > vsize - 1 ? vsize - 1 : (int)vlast;
+        for (int j = j0; j <= j1; j++) {
+            double cv = j + 0.5;
+            double across = ((cv - b0) * du - (cu - a0) * dv) / len; /* signed distance from the line */
+            double along = ((cu - a0) * du + (cv - b0) * dv) / len2; /* 0 at s0, 1 at s1 */
+            if (!(across > -hw && across <= hw && along >= 0 && along <= 1)) continue;
+            size_t at = xmajor ? (size_t)j * t->sw + (size_t)i : (size_t)i * t->sw + (size_t)j;
+            float z = (float)(s0->z + (s1->z - s0->z) * along);
+            if (depth_test) {
+                if (!(z <= t->depth[at])) continue;
+                t->depth[at] = z;
+            }
+            /* Perspective-correct: colour / w and 1 / w are affine on the screen. */
+            double iw = s0->inv_w + (s1->inv_w - s0->inv_w) * along;
+            uint8_t *dst = t->color + at * 4;
+            for (int k = 0; k < 3; k++)
+                dst[k] = unorm8(iw > 0 ? (float)((s0->rgb_w[k] + (s1->rgb_w[k] - s0->rgb_w[k]) * along) / iw) : 0);
+            dst[3] = 255;
+        }
+    }
+}
+
+static int render_draw_lines(iq_render_target *t, const iq_render_view *view, const iq_render_lines *l, iq_error *error) {
+    if (!t || !view || !l) return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: no target, view or lines");
+    if (l->segment_count == 0) return 1;
+    uint32_t stride = l->stride ? l->stride : 3;
+    if (!l->positions || stride < 3 || l->depth_test > 1)
+        return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: lines without positions, or stride %u under 3",
+                             stride);
+    if (l->vertex_count > IQR_MAX_VERTICES)
+        return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: %u line vertices, over the limit of %u",
+                             l->vertex_count, IQR_MAX_VERTICES);
+    uint64_t ends = (uint64_t)l->segment_count * 2;
+    if (l->indices) {
+        for (uint64_t i = 0; i < ends; i++)
+            if (l->indices[i] >= l->vertex_count)
+                return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT,
+                                     "render: line index %u at %llu is past the %u vertices", l->indices[i],
+                                     (unsigned long long)i, l->vertex_count);
+    } else if (ends > l->vertex_count) {
+        return iqi_set_error(error, IQ_ERROR_INVALID_ARGUMENT, "render: %u segments need %llu vertices, there are %u",
+                             l->segment_count, (unsigned long long)ends, l->vertex_count);
+    }
+    const float *m = l->matrix, *vp = view->view_projection;
+    double mvp[16];
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            mvp[c * 4 + r] = (double)vp[r] * m[c * 4] + (double)vp[4 + r] * m[c * 4 + 1] +
+                             (double)vp[8 + r] * m[c * 4 + 2] + (double)vp[12 + r] * m[c * 4 + 3];
+    for (uint32_t sgm = 0; sgm < l->segment_count; sgm++) {
+        iqr_line_end end[2];
+        int finite = 1;
+        for (int e = 0; e < 2; e++) {
+            uint64_t i = l->indices ? l->indices[(size_t)sgm * 2 + e] : (uint64_t)sgm * 2 + e;
+            const float *p = l->positions + (size_t)i * stride;
+            for (int r = 0; r < 4; r++) {
+                /* As a float vertex shader computes it, so lines meet the triangles they outline. */
+                end[e].c[r] = (float)(mvp[r] * p[0] + mvp[4 + r] * p[1] + mvp[8 + r] * p[2] + mvp[12 + r]);
+                finite &= iqi_finite((float)end[e].c[r]);
+            }
+            const float *rgb = l->colors ? l->colors + (size_t)i * stride : l->color;
+            for (int k = 0; k < 3; k++) {
+                end[e].rgb[k] = rgb[k];
+                finite &= iqi_finite(rgb[k]);
+            }
+        }
+        if (!finite) { t->skipped++; continue; }
+        draw_segment(t, &end[0], &end[1], (int)l->depth_test);
+    }
+    return 1;
+}
+
+iq_error_code iq_render_draw_lines(iq_render_target *t, const iq_render_view *view, const iq_render_lines *l,
+                                   iq_error *error) {
+    iq_error local;
+    error = iqi_error_reset(error, &local);
+    return iqi_result(render_draw_lines(t, view, l, error), error);
 }

@@ -68,7 +68,27 @@ typedef struct iq_render_surface {
     uint32_t alpha_func;      /* iq_shader_alpha_func, tested before blending */
     uint32_t depth_write;     /* 1: write depth */
     uint32_t depth_func;      /* iq_shader_depth_func: LEQUAL or EQUAL */
+    /* GL's polygonOffset (Quake 3's polygonOffset is factor -1, units -2): each sample's depth moves
+     * by factor * m + units * r before the test, m the triangle's largest depth slope per pixel and
+     * r = 2^-24, the smallest difference a 24-bit depth buffer (WebGL's) resolves. 0, 0: none. */
+    float offset_factor, offset_units;
 } iq_render_surface;
+
+/* Line segments, drawn as WebGL draws gl.LINES on a multisampled canvas: each a rectangle one pixel
+ * wide centred on the segment, ending at its ends, covering the samples inside it; clipped to the
+ * near and far planes; colours interpolated with perspective correction, written opaque. */
+typedef struct iq_render_lines {
+    const float *positions;   /* x y z per vertex, model space, every `stride` floats */
+    const float *colors;      /* r g b per vertex (0..1), every `stride` floats; NULL: color */
+    uint32_t stride;          /* floats from one vertex to the next (0: 3) */
+    uint32_t vertex_count;
+    const uint32_t *indices;  /* 2 per segment, each < vertex_count; NULL: the vertices in pairs */
+    uint32_t segment_count;
+    float matrix[16];         /* model to world, column-major */
+    float color[3];
+    uint32_t depth_test;      /* 1: LEQUAL against the depth buffer, written (hidden by what is in
+                               * front); 0: over everything, depth untouched */
+} iq_render_lines;
 
 /* The camera and the light a draw uses. */
 typedef struct iq_render_view {
@@ -90,10 +110,15 @@ void iq_render_clear(iq_render_target *target, const float rgba[4]);
  * unknown state value). Triangles with a vertex that is not finite are skipped. */
 iq_error_code iq_render_draw(iq_render_target *target, const iq_render_view *view, const iq_render_surface *surface,
                    iq_error *error);
+/* Draws line segments. Returns 0, or 'invalid_argument' (no positions, a stride under 3, an index
+ * past the vertices). Segments with an end that is not finite are skipped (counted as skipped). */
+iq_error_code iq_render_draw_lines(iq_render_target *target, const iq_render_view *view, const iq_render_lines *lines,
+                                   iq_error *error);
 /* The picture: width * height * 4 bytes of RGBA, top row first, alpha not
  * premultiplied (as a PNG or canvas.toBlob holds it). */
 void iq_render_resolve(const iq_render_target *target, uint8_t *rgba);
-/* Triangles drawn and skipped (culled, clipped away, not finite) since the target was made. */
+/* Triangles and line segments drawn and skipped (culled, clipped away, not finite) since the
+ * target was made. */
 void iq_render_counts(const iq_render_target *target, uint64_t *drawn, uint64_t *skipped);
 
 /* -- The orbit camera (the element's web/viewer/camera.js, the same numbers). */
@@ -114,6 +139,7 @@ typedef struct iq_render_camera {
     float light[3];           /* the default key light: over the viewer's shoulder */
     float forward[3], left[3], up[3]; /* the view's axes, world space (Quake 3's names) */
     float distance, near_plane, far_plane;
+    float fit_radius;         /* the framed box's half diagonal (at least 1e-3): the overlays' scale */
 } iq_render_camera;
 
 /* Places the camera. Returns 1, or 0 with 'invalid_argument' (a field of view

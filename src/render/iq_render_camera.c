@@ -147,6 +147,7 @@ static int camera_compute(const iq_render_camera_spec *spec, iq_render_camera *o
     out->up[0] = v[1]; out->up[1] = v[5]; out->up[2] = v[9];
     out->distance = (float)distance;
     out->near_plane = (float)near_plane;
+    out->fit_radius = (float)fit_radius;
     out->far_plane = (float)far_plane;
     return 1;
 }

@@ -25,3 +25,7 @@ IQ_EXPORT double iq_wasm_render_mipmap_bytes(uint32_t width, uint32_t height) {
 IQ_EXPORT uint32_t iq_wasm_render_mipmaps(const uint8_t *rgba, uint32_t width, uint32_t height, uint8_t *chain) {
     return (uint32_t)iq_render_mipmaps(rgba, width, height, chain);
 }
+IQ_EXPORT uint32_t iq_wasm_render_draw_lines(iq_render_target *target, const iq_render_view *view,
+                                             const iq_render_lines *lines, iq_error *err) {
+    return (uint32_t)iq_render_draw_lines(target, view, lines, err);
+}

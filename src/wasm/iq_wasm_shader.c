@@ -38,6 +38,13 @@ IQ_EXPORT uint32_t iq_wasm_shader_deform(const iq_q3_shader *shader, const iq_sh
     return iq_shader_deform_vertices(shader, env, n, positions, normals, st);
 }
 
+/* autosprite / autosprite2 over a surface's vertices (axes: forward, left, up, 9 floats); returns the triangles to draw. */
+IQ_EXPORT uint32_t iq_wasm_shader_autosprite(uint32_t kind, const float *axes, uint32_t n, float *positions, float *normals,
+                                             float *st, float *colors, const uint32_t *indices, uint32_t index_count,
+                                             uint32_t *out_indices) {
+    return iq_shader_autosprite(kind, axes, n, positions, normals, st, colors, indices, index_count, out_indices);
+}
+
 // -- Model .cfg files (Cube 2, Tesseract, Red Eclipse): like shader scripts, text read only when a
 // folder holds one, so the one-file element fetches this parser with interquake-shaders.wasm
 

@@ -220,7 +220,9 @@ static const iq_wasm_field layout[] = {
     F(iq_shader_stage_state, turbCount, turb_count, U32) F(iq_shader_stage_state, turbPhase, turb_phase, F32)
     F(iq_shader_stage_state, turbAmplitude, turb_amplitude, F32) F(iq_shader_stage_state, frame, frame, U32)
 
-    /* The software renderer (src/render/iq_render.h) */
+#ifndef IQ_WASM_WITHOUT_RENDER
+    /* The software renderer (src/render/iq_render.h): not in the builds without its exports (the
+     * element's interquake-viewer.wasm and interquake-readers.wasm, whose JS never draws with it) */
     REC(iq_render_texture) F(iq_render_texture, width, width, U32) F(iq_render_texture, height, height, U32)
     F(iq_render_texture, data, data, PTR) F(iq_render_texture, nearest, nearest, U32) F(iq_render_texture, clamp, clamp, U32)
     F(iq_render_texture, mipmapped, mipmapped, U32)
@@ -232,6 +234,11 @@ static const iq_wasm_field layout[] = {
     F(iq_render_surface, cull, cull, U32) F(iq_render_surface, blendSrc, blend_src, U32)
     F(iq_render_surface, blendDst, blend_dst, U32) F(iq_render_surface, alphaFunc, alpha_func, U32)
     F(iq_render_surface, depthWrite, depth_write, U32) F(iq_render_surface, depthFunc, depth_func, U32)
+    F(iq_render_surface, offsetFactor, offset_factor, F32) F(iq_render_surface, offsetUnits, offset_units, F32)
+    REC(iq_render_lines) F(iq_render_lines, positions, positions, PTR) F(iq_render_lines, colors, colors, PTR)
+    F(iq_render_lines, stride, stride, U32) F(iq_render_lines, vertexCount, vertex_count, U32)
+    F(iq_render_lines, indices, indices, PTR) F(iq_render_lines, segmentCount, segment_count, U32)
+    A(iq_render_lines, matrix, matrix, F32) A(iq_render_lines, color, color, F32) F(iq_render_lines, depthTest, depth_test, U32)
     REC(iq_render_view) A(iq_render_view, viewProjection, view_projection, F32) A(iq_render_view, light, light, F32)
     F(iq_render_view, ambient, ambient, F32) F(iq_render_view, intensity, intensity, F32)
     REC(iq_render_camera_spec) A(iq_render_camera_spec, boundsMin, bounds_min, F32) A(iq_render_camera_spec, boundsMax, bounds_max, F32)
@@ -242,7 +249,8 @@ static const iq_wasm_field layout[] = {
     A(iq_render_camera, projection, projection, F32) A(iq_render_camera, eye, eye, F32) A(iq_render_camera, target, target, F32)
     A(iq_render_camera, light, light, F32) A(iq_render_camera, forward, forward, F32) A(iq_render_camera, left, left, F32)
     A(iq_render_camera, up, up, F32) F(iq_render_camera, distance, distance, F32) F(iq_render_camera, near, near_plane, F32)
-    F(iq_render_camera, far, far_plane, F32)
+    F(iq_render_camera, far, far_plane, F32) F(iq_render_camera, fitRadius, fit_radius, F32)
+#endif
 };
 #undef REC
 #undef F

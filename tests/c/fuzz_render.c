@@ -1,6 +1,7 @@
 /* libFuzzer harness for the software renderer over every loader (format detected): a model that
  * loads keeps its invariants and renders (render_check.h): finite clip coordinates at its first,
- * middle and last frames, every mesh drawn without an error or a sanitizer report.
+ * middle and last frames, every mesh drawn without an error or a sanitizer report (plain, with
+ * polygonOffset, turned by autosprite and autosprite2), and overlay lines over it.
  *   ./build.sh fuzz 600 */
 // seeds: ../shared/corpus/iqm/mrfixit ../shared/corpus/iqm/raylib ../shared/corpus/md3/assimp ../shared/corpus/iqe/unvanquished/missiles/rocket
 #include "check_model.h"

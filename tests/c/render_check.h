@@ -1,11 +1,14 @@
 /* The renderer's invariant for any model the loader accepts (tests and fuzzers): posed at its
  * first, middle and last frames, framed by the C's camera, every vertex's clip coordinates are
- * finite, and every mesh draws into a small supersampled target without an error. Returns 0 when
- * all holds. */
+ * finite, and every mesh draws into a small supersampled target without an error, plain, with
+ * polygonOffset and turned by autosprite and autosprite2; so do the overlays' lines over it (its
+ * triangles' edges depth-tested, lines between its vertices on top). Returns 0 when all holds. */
 #ifndef IQT_RENDER_CHECK_H
 #define IQT_RENDER_CHECK_H
 #include "interquake.h"
 #include "render/iq_render.h"
+#include "quake3/iq_shader.h"
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -69,7 +72,57 @@ static inline int iqt_check_render(iq_model *m) {
             s.lit = 1;
             s.depth_write = 1;
             if (iq_render_draw(t, &view, &s, NULL) != IQ_ERROR_NONE) bad = 5;
+            s.offset_factor = -1;
+            s.offset_units = -2;
+            s.lit = 0;
+            s.depth_func = IQ_DEPTH_EQUAL;
+            if (!bad && iq_render_draw(t, &view, &s, NULL) != IQ_ERROR_NONE) bad = 6;
         }
+        /* The wireframe's form (index pairs, one colour, depth-tested) and the overlays' (coloured
+         * pairs of vertices, on top). */
+        iq_render_lines l;
+        memset(&l, 0, sizeof l);
+        l.positions = p;
+        l.vertex_count = m->vertex_count;
+        l.indices = m->indices;
+        l.segment_count = (uint32_t)(((uint64_t)m->triangle_count * 3) / 2);
+        for (int k = 0; k < 4; k++) l.matrix[k * 5] = 1;
+        l.color[1] = 1;
+        l.depth_test = 1;
+        if (!bad && iq_render_draw_lines(t, &view, &l, NULL) != IQ_ERROR_NONE) bad = 7;
+        l.indices = NULL;
+        l.colors = n ? n : p;
+        l.segment_count = m->vertex_count / 2;
+        l.depth_test = 0;
+        if (!bad && iq_render_draw_lines(t, &view, &l, NULL) != IQ_ERROR_NONE) bad = 8;
+        /* Autosprites over a copy of the posed vertices, drawn with the triangles they give. */
+        uint32_t nv = m->vertex_count;
+        float *sp = malloc((size_t)nv * 6 * sizeof(float));
+        uint32_t *si = malloc(((size_t)nv / 4 * 6 + 1) * sizeof(uint32_t));
+        if (sp && si && !bad) {
+            float axes[9];
+            memcpy(axes, cam.forward, sizeof cam.forward);
+            memcpy(axes + 3, cam.left, sizeof cam.left);
+            memcpy(axes + 6, cam.up, sizeof cam.up);
+            for (uint32_t kind = IQ_DEFORM_AUTOSPRITE; kind <= IQ_DEFORM_AUTOSPRITE2 && !bad; kind++) {
+                memcpy(sp, p, (size_t)nv * 3 * sizeof(float));
+                memset(sp + (size_t)nv * 3, 0, (size_t)nv * 3 * sizeof(float));
+                uint32_t tris = iq_shader_autosprite(kind, axes, nv, sp, sp + (size_t)nv * 3, NULL, NULL, m->indices,
+                                                     m->triangle_count * 3, si);
+                iq_render_surface s;
+                memset(&s, 0, sizeof s);
+                s.positions = sp;
+                s.normals = sp + (size_t)nv * 3;
+                s.vertex_count = nv;
+                s.indices = kind == IQ_DEFORM_AUTOSPRITE ? si : m->indices;
+                s.triangle_count = tris;
+                for (int k = 0; k < 4; k++) s.matrix[k * 5] = 1;
+                s.depth_write = 1;
+                if (iq_render_draw(t, &view, &s, NULL) != IQ_ERROR_NONE) bad = 9;
+            }
+        }
+        free(sp);
+        free(si);
     }
     uint8_t px[24 * 16 * 4];
     iq_render_resolve(t, px);

@@ -11,6 +11,7 @@
 #include "render_check.h"
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -451,6 +452,257 @@ static void test_bad_arguments(void) {
     iq_render_target_free(t);
 }
 
+
+// -- Lines and polygonOffset
+
+/* Segments given in pixels (x right, y down, pixel centres at .5) of a W x H target, at NDC depth z. */
+#define LW 16
+#define LH 16
+static float ndc_x(float px) { return px / LW * 2 - 1; }
+static float ndc_y(float py) { return 1 - py / LH * 2; }
+
+static iq_render_lines lines_of(const float *xyzrgb, uint32_t segments, int depth_test) {
+    iq_render_lines l;
+    memset(&l, 0, sizeof l);
+    l.positions = xyzrgb;
+    l.colors = xyzrgb + 3;
+    l.stride = 6;
+    l.vertex_count = segments * 2;
+    l.segment_count = segments;
+    memcpy(l.matrix, IDENTITY, sizeof IDENTITY);
+    l.depth_test = (uint32_t)depth_test;
+    return l;
+}
+
+static void segment(float *out, float x0, float y0, float x1, float y1, float z, float r, float g, float b) {
+    float v[12] = {ndc_x(x0), ndc_y(y0), z, r, g, b, ndc_x(x1), ndc_y(y1), z, r, g, b};
+    memcpy(out, v, sizeof v);
+}
+
+static const uint8_t *pixel(const uint8_t *px, int x, int y) { return px + ((size_t)y * LW + x) * 4; }
+
+static void test_lines(void) {
+    iq_render_view view = flat_view();
+    iq_render_target *t = iq_render_target_new(LW, LH, 2, NULL);
+    uint8_t px[LW * LH * 4];
+    float v[6 * 2 * 4];
+    /* Horizontal, through the centres of row 5 from pixel 2's centre to pixel 12's: one pixel wide (both
+     * sample rows of row 5, none of rows 4 and 6), pixels 3..11 whole, 2 and 12 half (the rectangle
+     * ends at the segment's ends: one of their two sample columns). */
+    segment(v, 2.5f, 5.5f, 12.5f, 5.5f, 0, 1, 0, 0);
+    iq_render_lines l = lines_of(v, 1, 0);
+    CHECK(iq_render_draw_lines(t, &view, &l, NULL) == IQ_ERROR_NONE, "a line");
+    iq_render_resolve(t, px);
+    int wrong = 0;
+    for (int y = 0; y < LH; y++)
+        for (int x = 0; x < LW; x++) {
+            int want = y != 5 ? 0 : x >= 3 && x <= 11 ? 255 : x == 2 || x == 12 ? 128 : 0;
+            if (pixel(px, x, y)[3] != want) wrong++;
+        }
+    CHECK(wrong == 0, "horizontal line coverage: %d pixels differ", wrong);
+    CHECK(pixel(px, 7, 5)[0] == 255 && pixel(px, 7, 5)[1] == 0 && pixel(px, 2, 5)[0] == 255, "its colour");
+    /* The same line given the other way round covers the same samples. */
+    uint8_t px2[LW * LH * 4];
+    iq_render_clear(t, NULL);
+    segment(v, 12.5f, 5.5f, 2.5f, 5.5f, 0, 1, 0, 0);
+    iq_render_draw_lines(t, &view, &l, NULL);
+    iq_render_resolve(t, px2);
+    CHECK(memcmp(px, px2, sizeof px) == 0, "a segment's direction does not change its samples");
+    /* Vertical, down column 9. */
+    iq_render_clear(t, NULL);
+    segment(v, 9.5f, 1.5f, 9.5f, 14.5f, 0, 0, 1, 0);
+    iq_render_draw_lines(t, &view, &l, NULL);
+    iq_render_resolve(t, px);
+    wrong = 0;
+    for (int y = 0; y < LH; y++)
+        for (int x = 0; x < LW; x++) {
+            int want = x != 9 ? 0 : y >= 2 && y <= 13 ? 255 : y == 1 || y == 14 ? 128 : 0;
+            if (pixel(px, x, y)[3] != want) wrong++;
+        }
+    CHECK(wrong == 0, "vertical line coverage: %d pixels differ", wrong);
+    /* Diagonal, from pixel (2, 2)'s centre to (12, 12)'s: every sample of the pixels on the diagonal
+     * is within half a pixel of it (0.35 px), one sample of each pixel beside it (the one nearest the
+     * line, 0.35 px off), none further. */
+    iq_render_clear(t, NULL);
+    segment(v, 2.5f, 2.5f, 12.5f, 12.5f, 0, 0, 0, 1);
+    iq_render_draw_lines(t, &view, &l, NULL);
+    iq_render_resolve(t, px);
+    wrong = 0;
+    for (int i = 3; i <= 11; i++) {
+        if (pixel(px, i, i)[3] != 255) wrong++;
+        if (i <= 10 && (pixel(px, i + 1, i)[3] != 64 || pixel(px, i, i + 1)[3] != 64)) wrong++;
+        if (i <= 9 && (pixel(px, i + 2, i)[3] != 0 || pixel(px, i, i + 2)[3] != 0)) wrong++;
+    }
+    CHECK(wrong == 0, "diagonal line coverage: %d pixels differ (%d %d)", wrong, pixel(px, 5, 5)[3], pixel(px, 6, 5)[3]);
+    /* Colours interpolated between the ends: red to blue, purple half way. */
+    iq_render_clear(t, NULL);
+    float grad[12] = {ndc_x(0), ndc_y(8.5f), 0, 1, 0, 0, ndc_x(16), ndc_y(8.5f), 0, 0, 0, 1};
+    iq_render_lines lg = lines_of(grad, 1, 0);
+    iq_render_draw_lines(t, &view, &lg, NULL);
+    iq_render_resolve(t, px);
+    const uint8_t *mid = pixel(px, 8, 8);
+    CHECK(abs(mid[0] - 128) <= 9 && abs(mid[2] - 128) <= 9 && pixel(px, 0, 8)[0] > 240 && pixel(px, 15, 8)[2] > 240,
+          "colours between the ends: %d %d %d", mid[0], mid[1], mid[2]);
+    iq_render_target_free(t);
+}
+
+static void test_line_depth(void) {
+    iq_render_view view = flat_view();
+    iq_render_target *t = iq_render_target_new(LW, LH, 2, NULL);
+    uint8_t px[LW * LH * 4];
+    /* A red quad over the left half, near (NDC z -0.5: depth 0.25). */
+    quad q;
+    make_quad(&q, -1, -1, 0, 1, -0.5f, 0);
+    for (int i = 0; i < 4; i++) { q.colors[i * 4 + 1] = 0; q.colors[i * 4 + 2] = 0; }
+    iq_render_surface s = surface_of(&q);
+    iq_render_draw(t, &view, &s, NULL);
+    float v[12 * 4];
+    /* Row 5: a depth-tested green line at depth 0.5 (hidden by the quad, drawn beside it, depth written);
+     * then a depth-tested line at depth 0.7 on the same row: hidden everywhere. Row 8: a blue line
+     * on top at depth 0.95 (over the quad too, depth untouched); then a white depth-tested line at
+     * 0.75 on it: hidden by the quad, drawn beside it (the line on top left no depth). */
+    segment(v, 0, 5.5f, 16, 5.5f, 0, 0, 1, 0);
+    segment(v + 12, 0, 5.5f, 16, 5.5f, 0.4f, 1, 1, 0);
+    segment(v + 24, 0, 8.5f, 16, 8.5f, 0.9f, 0, 0, 1);
+    segment(v + 36, 0, 8.5f, 16, 8.5f, 0.5f, 1, 1, 1);
+    for (int k = 0; k < 4; k++) {
+        iq_render_lines l = lines_of(v + 12 * k, 1, k != 2);
+        CHECK(iq_render_draw_lines(t, &view, &l, NULL) == IQ_ERROR_NONE, "line %d", k);
+    }
+    iq_render_resolve(t, px);
+    int wrong = 0;
+    for (int x = 0; x < LW; x++) {
+        const uint8_t *a = pixel(px, x, 5), *b = pixel(px, x, 8);
+        int left = x < 8;
+        if (left ? !(a[0] == 255 && a[1] == 0) : !(a[0] == 0 && a[1] == 255)) wrong++;
+        if (left ? !(b[0] == 0 && b[2] == 255) : !(b[0] == 255 && b[1] == 255 && b[2] == 255)) wrong++;
+    }
+    CHECK(wrong == 0, "depth-tested and on-top lines: %d pixels differ", wrong);
+    /* Clipped to the near and far planes in clip space: a segment from z -3 to 1 (w 1) is seen from
+     * half way (z -1): x from 0 to 0.5 in NDC, pixels 8..12. One wholly behind the near plane, or past
+     * the far one, draws nothing. */
+    iq_render_clear(t, NULL);
+    float c[24] = {-0.5f, 0, -3, 1, 1, 1, 0.5f, 0, 1, 1, 1, 1, -1, 0.5f, -3, 1, 1, 1, 1, 0.5f, -1.5f, 1, 1, 1};
+    float far[12] = {-1, -0.5f, 1.5f, 1, 1, 1, 1, -0.5f, 3, 1, 1, 1};
+    iq_render_lines lc = lines_of(c, 2, 0), lf = lines_of(far, 1, 0);
+    uint64_t drawn0, skipped0, drawn, skipped;
+    iq_render_counts(t, &drawn0, &skipped0);
+    iq_render_draw_lines(t, &view, &lc, NULL);
+    iq_render_draw_lines(t, &view, &lf, NULL);
+    iq_render_resolve(t, px);
+    iq_render_counts(t, &drawn, &skipped);
+    int row = (int)(LH / 2), lit = 0, outside = 0;
+    for (int x = 0; x < LW; x++) {
+        for (int y = 0; y < LH; y++) {
+            uint8_t a = pixel(px, x, y)[3];
+            /* the line runs between rows 7 and 8: half of its width in each */
+            if (y == row - 1 || y == row) { if (x >= 9 && x <= 11) lit += a == 128; if (x < 7 || x > 12) outside += a != 0; }
+            else outside += a != 0;
+        }
+    }
+    CHECK(lit == 6 && outside == 0, "clipped to the near plane: %d lit, %d outside", lit, outside);
+    CHECK(drawn - drawn0 == 1 && skipped - skipped0 == 2, "one segment drawn, two clipped away: %llu %llu",
+          (unsigned long long)(drawn - drawn0), (unsigned long long)(skipped - skipped0));
+    /* Absurd input: ends far off the target are clipped to it (the whole row, bounded work); NaN and
+     * infinite ends are skipped. */
+    iq_render_clear(t, NULL);
+    float huge[36] = {-1e30f, ndc_y(3.5f), 0, 1, 1, 1, 1e30f, ndc_y(3.5f), 0, 1, 1, 1,
+                      NAN, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1,
+                      INFINITY, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1};
+    iq_render_lines lh = lines_of(huge, 3, 1);
+    iq_render_counts(t, &drawn0, &skipped0);
+    CHECK(iq_render_draw_lines(t, &view, &lh, NULL) == IQ_ERROR_NONE, "absurd lines");
+    iq_render_counts(t, &drawn, &skipped);
+    iq_render_resolve(t, px);
+    int whole = 0;
+    for (int x = 0; x < LW; x++) whole += pixel(px, x, 3)[3] == 255;
+    CHECK(whole == LW && count_alpha(px, LW * LH, 0) == LW * (LH - 1), "a line 1e30 long covers its row: %d", whole);
+    CHECK(drawn - drawn0 == 1 && skipped - skipped0 == 2, "NaN and infinite ends are skipped");
+    /* Bad arguments. */
+    iq_error e;
+    iq_render_lines bad = lines_of(huge, 1, 0);
+    bad.stride = 2;
+    CHECK(iq_render_draw_lines(t, &view, &bad, &e) == IQ_ERROR_INVALID_ARGUMENT, "stride 2");
+    bad = lines_of(huge, 4, 0);
+    bad.vertex_count = 6;
+    CHECK(iq_render_draw_lines(t, &view, &bad, &e) == IQ_ERROR_INVALID_ARGUMENT, "4 segments of 6 vertices: %s", e.message);
+    static const uint32_t idx[2] = {0, 6};
+    bad = lines_of(huge, 1, 0);
+    bad.indices = idx;
+    CHECK(iq_render_draw_lines(t, &view, &bad, &e) == IQ_ERROR_INVALID_ARGUMENT, "an index past the vertices");
+    bad.positions = NULL;
+    CHECK(iq_render_draw_lines(t, &view, &bad, &e) == IQ_ERROR_INVALID_ARGUMENT, "no positions");
+    /* Indexed, one colour for all: the wireframe's form (a quad's outline). */
+    iq_render_clear(t, NULL);
+    float corners[12] = {ndc_x(3.5f), ndc_y(3.5f), 0, ndc_x(11.5f), ndc_y(3.5f), 0,
+                         ndc_x(11.5f), ndc_y(11.5f), 0, ndc_x(3.5f), ndc_y(11.5f), 0};
+    static const uint32_t outline[8] = {0, 1, 1, 2, 2, 3, 3, 0};
+    iq_render_lines lo;
+    memset(&lo, 0, sizeof lo);
+    lo.positions = corners;
+    lo.vertex_count = 4;
+    lo.indices = outline;
+    lo.segment_count = 4;
+    memcpy(lo.matrix, IDENTITY, sizeof IDENTITY);
+    lo.color[1] = 1;
+    CHECK(iq_render_draw_lines(t, &view, &lo, NULL) == IQ_ERROR_NONE, "an outline");
+    iq_render_resolve(t, px);
+    CHECK(pixel(px, 3, 7)[1] == 255 && pixel(px, 7, 11)[3] == 255 && pixel(px, 7, 7)[3] == 0 &&
+              pixel(px, 11, 7)[3] == 255 && pixel(px, 7, 3)[3] == 255 && pixel(px, 2, 7)[3] == 0,
+          "the outline's sides, not its inside");
+    iq_render_target_free(t);
+}
+
+static void test_polygon_offset(void) {
+    /* A wall sloping in depth across x (NDC z = 0.2 x: 0.1 / 8 = 0.0125 of depth per pixel) and a
+     * decal on the same plane 0.005 behind it in window depth (NDC + 0.01). Without an offset the
+     * decal loses the depth test everywhere; with polygonOffset's -1, -2 it moves forward by the
+     * slope (0.0125) plus 2 * 2^-24 and wins everywhere. */
+    iq_render_view view = flat_view();
+    for (int with = 0; with < 2; with++) {
+        iq_render_target *t = iq_render_target_new(LW, LH, 2, NULL);
+        quad wall, decal;
+        make_quad(&wall, -1, -1, 1, 1, 0, 0);
+        make_quad(&decal, -0.5f, -0.5f, 0.5f, 0.5f, 0, 0);
+        for (int i = 0; i < 4; i++) {
+            wall.positions[i * 3 + 2] = 0.2f * wall.positions[i * 3];
+            decal.positions[i * 3 + 2] = 0.2f * decal.positions[i * 3] + 0.01f;
+            wall.colors[i * 4 + 1] = wall.colors[i * 4 + 2] = 0;   /* red */
+            decal.colors[i * 4 + 0] = decal.colors[i * 4 + 2] = 0; /* green */
+        }
+        iq_render_surface sw = surface_of(&wall), sd = surface_of(&decal);
+        sd.lit = sw.lit = 0;
+        if (with) { sd.offset_factor = -1; sd.offset_units = -2; }
+        iq_render_draw(t, &view, &sw, NULL);
+        CHECK(iq_render_draw(t, &view, &sd, NULL) == IQ_ERROR_NONE, "the decal");
+        uint8_t px[LW * LH * 4];
+        iq_render_resolve(t, px);
+        int green = 0;
+        for (int i = 0; i < LW * LH; i++) green += px[i * 4 + 1] == 255;
+        CHECK(with ? green == 8 * 8 : green == 0, "polygonOffset %s: %d decal pixels", with ? "on" : "off", green);
+        iq_render_target_free(t);
+    }
+    /* A decal exactly coplanar with a wall facing the view: r's 2 units are enough. */
+    iq_render_target *t = iq_render_target_new(LW, LH, 1, NULL);
+    quad wall, decal;
+    make_quad(&wall, -1, -1, 1, 1, 0.3f, 0);
+    make_quad(&decal, -1, -1, 1, 1, 0.3f + 2.0f * 2.0f / 16777216.0f * 0.9f, 0);
+    iq_render_surface sw = surface_of(&wall), sd = surface_of(&decal);
+    for (int i = 0; i < 4; i++) decal.colors[i * 4 + 0] = 0;
+    iq_render_draw(t, &view, &sw, NULL);
+    sd.offset_factor = -1;
+    sd.offset_units = -2;
+    iq_render_draw(t, &view, &sd, NULL);
+    uint8_t px[LW * LH * 4];
+    iq_render_resolve(t, px);
+    CHECK(px[0] == 0 && px[2] > 0, "2 units of 2^-24 win over a wall just in front");
+    iq_error e;
+    sd.offset_units = NAN;
+    CHECK(iq_render_draw(t, &view, &sd, &e) == IQ_ERROR_INVALID_ARGUMENT, "a NaN offset is refused");
+    iq_render_target_free(t);
+}
+
+
 #ifdef IQI_TEST_ALLOC
 static void test_allocations(void) {
     for (uint64_t n = 1; n < 10; n++) {
@@ -509,6 +761,9 @@ int main(void) {
     test_perspective();
     test_camera();
     test_bad_arguments();
+    test_lines();
+    test_line_depth();
+    test_polygon_offset();
     test_corpus();
 #ifdef IQI_TEST_ALLOC
     test_allocations();

@@ -1,7 +1,8 @@
 /* Quake 3 shader scripts: the parser (every keyword of
  * tests/fixtures/shaders/every_keyword.shader read back), errors with line and
  * column, notes for what is not read, limits, name resolution; and every
- * per-frame formula against values worked out by hand (the derivation is in
+ * per-frame formula against values worked out by hand (autosprite and
+ * autosprite2 too; the derivation is in
  * the comment above each check); every heap allocation of a parse failing in
  * turn. Run from the project root. */
 #include "check.h"
@@ -608,6 +609,42 @@ static void test_engine_leniency(void) {
     expect_error("a {\n deformVertexes wave 1 sin 0 x 0 1\n}\n", IQ_ERROR_SYNTAX, 2, 30, "expected a number, found 'x'");
 }
 
+static void test_autosprite(void) {
+    /* Looking along +Y (left -X, up +Z): a flat square in the XY plane centred on (10, 20, 30) becomes
+     * a square facing the view, radius |corner - centre| * 0.707, st at its corners, vertex 0's colour,
+     * normals toward the viewer, triangles 0 1 3, 3 1 2. */
+    const float axes[9] = {0, 1, 0, -1, 0, 0, 0, 0, 1};
+    float p[15] = {12, 22, 30, 8, 22, 30, 8, 18, 30, 12, 18, 30, 5, 5, 5};
+    float n[15] = {0}, st[10] = {0}, c[20];
+    for (int i = 0; i < 20; i++) c[i] = (float)i / 20;
+    uint32_t out[6];
+    uint32_t tris = iq_shader_autosprite(IQ_DEFORM_AUTOSPRITE, axes, 5, p, n, st, c, NULL, 0, out);
+    CHECK(tris == 2, "one quad, two triangles (the fifth vertex is no quad)");
+    float r = sqrtf(8) * 0.707f;
+    const float want[12] = {10 - r, 20, 30 + r, 10 + r, 20, 30 + r, 10 + r, 20, 30 - r, 10 - r, 20, 30 - r};
+    int wrong = 0;
+    for (int i = 0; i < 12; i++) wrong += fabsf(p[i] - want[i]) > 1e-5f;
+    CHECK(wrong == 0, "autosprite corners: (%g %g %g) (%g %g %g)", p[0], p[1], p[2], p[3], p[4], p[5]);
+    CHECK(p[12] == 5 && p[13] == 5 && p[14] == 5, "the vertex past the last quad stays");
+    CHECK(n[1] == -1 && n[4] == -1 && n[10] == -1 && n[0] == 0, "normals toward the viewer");
+    const float want_st[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+    CHECK(memcmp(st, want_st, sizeof want_st) == 0, "st at the corners");
+    CHECK(c[4] == c[0] && c[15] == c[3] && c[16] == 16.0f / 20, "vertex 0's colour on the quad only");
+    const uint32_t want_idx[6] = {0, 1, 3, 3, 1, 2};
+    CHECK(memcmp(out, want_idx, sizeof out) == 0, "Quake 3's triangles");
+    /* autosprite2: a 10 x 2 quad along X seen edge-on (looking along +Y) pivots about its long axis
+     * into the XZ plane; the short edge the triangles run along (1 -> 2) goes the other way. */
+    float q[12] = {0, -1, 0, 10, -1, 0, 10, 1, 0, 0, 1, 0};
+    const uint32_t idx[6] = {0, 1, 3, 3, 1, 2};
+    tris = iq_shader_autosprite(IQ_DEFORM_AUTOSPRITE2, axes, 4, q, NULL, NULL, NULL, idx, 6, NULL);
+    const float want2[12] = {0, 0, 1, 10, 0, -1, 10, 0, 1, 0, 0, -1};
+    wrong = 0;
+    for (int i = 0; i < 12; i++) wrong += fabsf(q[i] - want2[i]) > 1e-6f;
+    CHECK(tris == 2 && wrong == 0, "autosprite2: (%g %g %g) (%g %g %g) (%g %g %g) (%g %g %g)", q[0], q[1], q[2], q[3], q[4],
+          q[5], q[6], q[7], q[8], q[9], q[10], q[11]);
+    CHECK(iq_shader_autosprite(IQ_DEFORM_WAVE, axes, 4, q, NULL, NULL, NULL, idx, 6, NULL) == 0, "another deform: nothing");
+}
+
 int main(void) {
     test_every_keyword();
     test_allocation_failures();
@@ -621,5 +658,6 @@ int main(void) {
     test_texcoords();
     test_deforms();
     test_engine_leniency();
+    test_autosprite();
     return iqt_finish("test_shader");
 }

@@ -244,6 +244,34 @@ export function deformVertices(lib, shader, env, positions, normals, texcoords =
 }
 
 /**
+ * autosprite and autosprite2 (iq_shader_autosprite, as ioquake3's AutospriteDeform and
+ * Autosprite2Deform): a surface's quads (each 4 consecutive vertices) turned toward the view, in
+ * place. kind: 'autosprite' or 'autosprite2'; axes: [forward, left, up] of the view (unit, in the
+ * arrays' space); positions and normals: 3 per vertex; texcoords (2) and colors (4 per vertex, RGBA)
+ * or null, rewritten by autosprite (its corners' st, the first vertex's colour); indices: the
+ * surface's triangles over these vertices. Returns the triangles to draw (a Uint32Array):
+ * autosprite's rebuilt quads, or autosprite2's own indices.
+ */
+export function autospriteVertices(lib, kind, axes, { positions, normals, texcoords = null, colors = null, indices }) {
+  const wasm = lib._shaderWasm();
+  const n = vertexCount(positions, 'autospriteVertices()');
+  const sprite = wasm.constants.shader_deform[kind];
+  const quads = sprite === wasm.constants.shader_deform.autosprite ? n >> 2 : 0;
+  return withFloats(wasm, [positions, normals, texcoords, colors, axes.flat()], ([p, nr, st, c, ax], out) => {
+    const arena = wasm.arena();
+    try {
+      const index = arena.u32s(indices);
+      const rebuilt = arena.alloc(24 * quads + 4);
+      const triangles = wasm.value('iq_wasm_shader_autosprite', sprite, ax, n, p, nr, st, c, index, indices.length, rebuilt);
+      [positions, normals, texcoords, colors].forEach((a, i) => a?.set(out(i)));
+      return quads ? wasm.array(Uint32Array, rebuilt, triangles * 3).slice() : Uint32Array.from(indices);
+    } finally {
+      arena.free();
+    }
+  });
+}
+
+/**
  * A stage's colours per vertex at env (iq_shader_colors): RGBA 0..1 (bytes/255), 4 per vertex, from
  * positions and normals (3 per vertex) and the vertex colours (RGBA 0..1, or null: white).
  */

@@ -13,7 +13,8 @@ import { modelAnimations, playerAnimations, naturalLoop, poseContent, Track, PLA
 import { drawnBounds, sane } from '../scene/framing.js';
 import { parseOrbit, parseTarget, parseFieldOfView, DEG } from '../scene/camera.js';
 import { parseLightDirection, DEFAULT_LIGHT, DEFAULT_BACKGROUND, placeholderImage } from '../scene/light.js';
-import { shaderEnv, evaluateStage, stageColors, stageTexcoords, deformVertices } from '../quake3/shaders.js';
+import { shaderEnv, evaluateStage, stageColors, stageTexcoords, deformVertices, autospriteVertices } from '../quake3/shaders.js';
+import { overlayLines, triangleEdges, SHOW_FLAGS, WIREFRAME_COLOR } from '../scene/overlays.js';
 import { decodeImage } from '../core/images.js';
 import { fileReader } from '../core/gltf.js';
 import { meshTextureName, textureCandidates } from '../core/paths.js';
@@ -22,6 +23,8 @@ import { meshTextureName, textureCandidates } from '../core/paths.js';
 export const DEFAULT_SUPERSAMPLE = 2;
 const PLACEHOLDER = placeholderImage();
 const CPU_DEFORMS = new Set(['wave', 'normal', 'bulge', 'move']);
+const SPRITES = new Set(['autosprite', 'autosprite2']);
+const wireframeEdges = new WeakMap(); // model -> its triangles' edges, each once (triangleEdges)
 
 /** One picture: { width, height, pixels (RGBA, top row first), missingFiles }. */
 export async function render(iq, target, options = {}) {
@@ -142,6 +145,7 @@ class Scene {
     if (options.lightDirection != null && !this.light.direction) {
       throw new InterquakeError('invalid_argument', `${what}: lightDirection '${options.lightDirection}' is not three numbers`);
     }
+    this.show = parseShow(options.show, what);
     this.missingFiles = [];
     this.subject = target;
     this.content = contentOf(iq, target, options, what);
@@ -254,6 +258,7 @@ class Scene {
     if (!cache) framedBounds.set(this.subject, cache = new Map());
     if (!cache.has(key)) cache.set(key, sane(drawnBounds(c, this.tracks)));
     this.bounds = cache.get(key);
+    c.bounds = this.bounds; // the grid's place, as the element's content.bounds
   }
 
   /** Seconds of the longest track's pass (0 without animation). */
@@ -293,6 +298,19 @@ class Scene {
         wasm.fill('iq_render_surface', surfacePtr, values);
         wasm.call('iq_wasm_render_draw', [target, viewPtr, surfacePtr, wasm.errorPtr], { file: what });
       };
+      // show: the element's overlays (web/scene/overlays.js), drawn as its renderer draws them: the
+      // grid and normals before the model with the depth test, bones, tags and bounds over it.
+      const drawLines = (values) => {
+        const ptr = mem.records('iq_render_lines', [{ matrix: Array.from(IDENTITY), ...values }]);
+        wasm.call('iq_wasm_render_draw_lines', [target, viewPtr, ptr, wasm.errorPtr], { file: what });
+      };
+      const drawSegments = (segments, depthTest) => {
+        if (!segments?.length) return;
+        const at = mem.bytes(new Uint8Array(segments.buffer, segments.byteOffset, segments.byteLength));
+        drawLines({ positions: at, colors: at + 12, stride: 6, vertexCount: segments.length / 6, segmentCount: segments.length / 12, depthTest });
+      };
+      const overlays = this.show.size ? this._overlays(camera) : null;
+      drawSegments(overlays?.depth, 1);
       const scripted = [];
       for (const part of this.content.parts) {
         const model = part.model;
@@ -310,8 +328,18 @@ class Scene {
           if (part.shaders[i]) { scripted.push({ part, mesh, shader: part.shaders[i] }); return; }
           drawSurface({ ...base, indices: indices + mesh.firstTriangle * 12, triangleCount: mesh.triangleCount, texture: texture(part.textures[i]) });
         });
+        if (this.show.has('wireframe')) {
+          // Every triangle edge once over the part's shaded surfaces, depth-tested (the element's uFlat lines).
+          if (!wireframeEdges.has(model)) wireframeEdges.set(model, triangleEdges(model.indices));
+          const edges = wireframeEdges.get(model);
+          drawLines({
+            positions: base.positions, vertexCount: model.vertexCount, indices: mem.u32s(edges), segmentCount: edges.length / 2,
+            matrix: base.matrix, color: WIREFRAME_COLOR, depthTest: 1,
+          });
+        }
       }
       if (scripted.length) this._drawScripted(scripted, camera, view, shaderTime, texture, mem, drawSurface);
+      drawSegments(overlays?.top, 0);
       const out = mem.alloc(this.width * this.height * 4);
       wasm.value('iq_wasm_render_resolve', target, out);
       return { width: this.width, height: this.height, pixels: wasm.copy(out, this.width * this.height * 4), missingFiles: [...this.missingFiles] };
@@ -370,9 +398,21 @@ class Scene {
     return cameraOf(wasm, spec, this.what);
   }
 
+  // The element's overlay lines for the flags in show (overlayLines, as the element calls it: the
+  // framed box for the grid, the camera's fit radius for sizes); normals from the vertices as drawn.
+  _overlays(camera) {
+    const parts = this.content.parts.map((part) => {
+      if (!this.show.has('normals') || !part.model.vertexCount) return part;
+      const posed = posedVertices(part);
+      return { ...part, geometry: { vertexCount: part.model.vertexCount, positions: posed.positions, normals: posed.normals, frames: null, joints: null } };
+    });
+    return overlayLines({ ...this.content, parts }, this.show, { fitRadius: camera.fitRadius });
+  }
+
   // Quake 3 shader-script surfaces in the shader's sort order, stage by stage, as shaderdraw.js
   // draws them: colours and texture coordinates per vertex from the C (stageColors,
-  // stageTexcoords), CPU deforms by the C; autosprite quads are drawn as they are (not turned).
+  // stageTexcoords), CPU deforms and autosprites by the C (autosprite quads turned toward the view
+  // in the part's space), polygonOffset as the element's gl.polygonOffset(-1, -2).
   _drawScripted(surfaces, camera, view, time, texture, mem, drawSurface) {
     const { wasm, iq } = this;
     const k = wasm.constants;
@@ -394,14 +434,30 @@ class Scene {
         posedParts.set(part, posed);
       }
       let { positions, normals } = posed;
-      const st = model.texcoords ? Float32Array.from(model.texcoords) : new Float32Array(model.vertexCount * 2);
+      let st = model.texcoords ? Float32Array.from(model.texcoords) : new Float32Array(model.vertexCount * 2);
       if (block.deforms.some((x) => CPU_DEFORMS.has(x.type))) {
         positions = positions.slice();
         normals = normals.slice();
         deformVertices(iq, block, env, positions, normals, st);
       }
-      const vertexColors = model.colors ? Float32Array.from(model.colors) : null;
-      const indices = Uint32Array.from(model.indices.subarray(mesh.firstTriangle * 3, (mesh.firstTriangle + mesh.triangleCount) * 3));
+      let vertexColors = model.colors ? Float32Array.from(model.colors) : null;
+      let indices = Uint32Array.from(model.indices.subarray(mesh.firstTriangle * 3, (mesh.firstTriangle + mesh.triangleCount) * 3));
+      let vertexCount = model.vertexCount;
+      const sprite = block.deforms.find((x) => SPRITES.has(x.type))?.type;
+      if (sprite) {
+        // The surface's own vertices (its index range, as the element takes them), turned by the C.
+        let lo = Infinity; let hi = -1;
+        for (const i of indices) { if (i < lo) lo = i; if (i > hi) hi = i; }
+        vertexCount = hi - lo + 1;
+        const range = (a, k) => a.slice(lo * k, (hi + 1) * k);
+        positions = range(positions, 3);
+        normals = range(normals, 3);
+        st = range(st, 2);
+        vertexColors = vertexColors && range(vertexColors, 4);
+        const axes = [camera.forward, camera.left, camera.up].map((a) => normalizeOrUp(transformW(inverse, a, 0)));
+        indices = autospriteVertices(iq, sprite, axes, { positions, normals, texcoords: st, colors: vertexColors, indices: indices.map((i) => i - lo) });
+      }
+      const offset = block.flags.includes('polygonOffset') ? { offsetFactor: -1, offsetUnits: -2 } : {};
       const cull = k.shader_cull[block.cull] ?? k.shader_cull.front;
       for (const stage of block.stages) {
         if (stage.map === 'lightmap') continue;
@@ -413,8 +469,8 @@ class Scene {
         const blended = stage.blendSrc !== 'none';
         const arrays = [positions, normals, texcoords, colors, indices].map((a) => mem.bytes(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)));
         drawSurface({
-          positions: arrays[0], normals: arrays[1], texcoords: arrays[2], colors: arrays[3], vertexCount: model.vertexCount,
-          indices: arrays[4], triangleCount: mesh.triangleCount, matrix: Array.from(part.matrix ?? IDENTITY), lit: 0,
+          positions: arrays[0], normals: arrays[1], texcoords: arrays[2], colors: arrays[3], vertexCount,
+          indices: arrays[4], triangleCount: indices.length / 3, matrix: Array.from(part.matrix ?? IDENTITY), lit: 0, ...offset,
           texture: texture(img, stage.clamp), cull,
           blendSrc: blended ? k.shader_blend[stage.blendSrc] : 0, blendDst: blended ? k.shader_blend[stage.blendDst] : 0,
           alphaFunc: k.shader_alpha_func[stage.alphaFunc] ?? 0, depthWrite: stage.depthWrite ? 1 : 0,
@@ -462,6 +518,18 @@ function posedVertices(part) {
   if (part.morph && model.frameCount) return part.instance.morph(part.morph.a, part.morph.b, part.morph.t);
   if (part.skin) return part.instance.skin();
   return { positions: model.positions, normals: model.normals };
+}
+
+// options.show: the element's show attribute (space or comma separated words), an array or a Set
+// of SHOW_FLAGS; an unknown word is refused (the element ignores it).
+function parseShow(value, what) {
+  if (value === undefined || value === null || value === false) return new Set();
+  const words = typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value instanceof Set || Array.isArray(value) ? [...value] : null;
+  const unknown = words?.find((w) => !SHOW_FLAGS.includes(w));
+  if (!words || unknown !== undefined) {
+    throw new InterquakeError('invalid_argument', `${what}: show '${unknown ?? value}' is not among ${SHOW_FLAGS.join(', ')}`);
+  }
+  return new Set(words);
 }
 
 function addressOrZero(wasm, view) {

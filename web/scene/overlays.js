@@ -1,10 +1,30 @@
 // Overlay lines drawn over or into the model, by the element and the software renderer alike: the
-// grid, each part's bounds, skeleton, tags and vertex normals. Each segment is x y z r g b per end;
+// grid, each part's bounds, skeleton, tags and vertex normals; the wireframe's edges and colour. Each segment is x y z r g b per end;
 // 'depth' segments are hidden by the model, 'top' ones are not. Tags also get their names as
 // labels, placed at each tag's origin (the element shows them as HTML: web/viewer/labels.js).
 
 import { multiply, transformPoint } from '../core/mat4.js';
 import { sane } from './framing.js';
+
+/** The overlays the element's `show` attribute and the renderer's `show` option name. */
+export const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
+/** The wireframe's colour (RGB 0..1): every triangle edge once, over the shaded model. */
+export const WIREFRAME_COLOR = [0.1, 0.9, 0.4];
+
+/** Each triangle edge once (pairs of vertex indices), for the wireframe overlay. */
+export function triangleEdges(indices) {
+  const seen = new Set();
+  const edges = [];
+  for (let t = 0; t < indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = indices[t + k];
+      const b = indices[t + (k + 1) % 3];
+      const key = a < b ? a * 0x100000000 + b : b * 0x100000000 + a;
+      if (!seen.has(key)) { seen.add(key); edges.push(a, b); }
+    }
+  }
+  return new Uint32Array(edges);
+}
 
 /**
  * { depth, top, labels }: Float32Arrays of segments (or null) for the flags in `show`, and the

@@ -12,8 +12,9 @@
 // address: the WASM and fflate scripts, where textures are fetched from).
 
 import { LOOP_MODES } from '../scene/clock.js';
+import { SHOW_FLAGS } from '../scene/overlays.js'; // the software renderer's `show` takes them too
 
-export const SHOW_FLAGS = ['wireframe', 'skeleton', 'tags', 'bounds', 'normals', 'grid'];
+export { SHOW_FLAGS };
 export const CONTROLS_VALUES = ['none', 'minimal', 'full'];
 
 export const ATTRIBUTES = [

@@ -9,7 +9,7 @@
 import { IDENTITY } from '../core/mat4.js';
 import { loadShaderDrawer } from './renderer.js';
 import { placeholderImage } from '../scene/light.js';
-import { parseShaders, evaluateStage, shaderEnv, deformVertices } from '../quake3/shaders.js';
+import { parseShaders, evaluateStage, shaderEnv, deformVertices, autospriteVertices } from '../quake3/shaders.js';
 import { decodeImage, rerootPlayerFiles, addMissing, uniquePaths } from './assets.js';
 import { ViewerError } from './errors.js';
 import { MAX_DROPPED_BYTES } from './sources.js'; // a player assembled from dropped files is read into memory whole
@@ -301,6 +301,7 @@ export async function prepareShaders(iq, content, renderer) {
     env,
     evaluateStage: (stage, e) => evaluateStage(iq, stage, e),
     deform: (block, e, positions, normals, texcoords) => deformVertices(iq, block, e, positions, normals, texcoords),
+    autosprite: (kind, axes, arrays) => autospriteVertices(iq, kind, axes, arrays),
     posed: posedVertices,
   });
 }

@@ -10,6 +10,7 @@
 // frontFace(CW) and culls back faces.
 
 import { DEFAULT_LIGHT } from '../scene/light.js';
+import { triangleEdges, WIREFRAME_COLOR } from '../scene/overlays.js';
 
 // The vertex inputs and posing every mesh program shares (this one and the shader-script passes
 // of shaderdraw.js, which receives it as text): pose() gives the model-space position and normal.
@@ -252,7 +253,7 @@ export class Renderer {
       }
       if (frame.wireframe) {
         gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gpu.edges);
-        gl.uniform4f(u.uFlat, 0.1, 0.9, 0.4, 1);
+        gl.uniform4f(u.uFlat, ...WIREFRAME_COLOR, 1);
         gl.drawElements(gl.LINES, gpu.edgeCount, gl.UNSIGNED_INT, 0);
         gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gpu.indices);
       }
@@ -355,7 +356,7 @@ export class Renderer {
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gpu.indices);
     gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, geometry.indices, gl.STATIC_DRAW);
     gl.bindVertexArray(null);
-    const edges = edgeList(geometry.indices);
+    const edges = triangleEdges(geometry.indices);
     gpu.edges = gl.createBuffer();
     buffers.push(gpu.edges);
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, gpu.edges);
@@ -409,21 +410,6 @@ export class Renderer {
     this.shaders = null;
     this.lost = true;
   }
-}
-
-// Each triangle edge once, for the wireframe overlay.
-function edgeList(indices) {
-  const seen = new Set();
-  const edges = [];
-  for (let t = 0; t < indices.length; t += 3) {
-    for (let k = 0; k < 3; k++) {
-      const a = indices[t + k];
-      const b = indices[t + (k + 1) % 3];
-      const key = a < b ? a * 0x100000000 + b : b * 0x100000000 + a;
-      if (!seen.has(key)) { seen.add(key); edges.push(a, b); }
-    }
-  }
-  return new Uint32Array(edges);
 }
 
 function setNearest(gl) {

@@ -4,8 +4,9 @@
 // lightingDiffuse, lightingSpecular, tcGen environment and vector, tcMod turb) in the vertex
 // shader with the C's formulas (src/quake3/iq_shader_eval.c). Surfaces with deformVertexes are posed on
 // the CPU by the library (morph or skin), deformed by the C (wave, normal, bulge, move) and
-// uploaded each frame; autosprite and autosprite2 quads turn toward the view in the vertex shader
-// (tr_shade_calc.c's AutospriteDeform, Autosprite2Deform). Fetched only for models with script blocks
+// uploaded each frame; autosprite and autosprite2 quads are turned toward the view by the C too
+// (iq_shader_autosprite: tr_shade_calc.c's AutospriteDeform, Autosprite2Deform, as the software
+// renderer turns them). Fetched only for models with script blocks
 // (renderer.js loadShaderDrawer) and bundled alone as interquake-shaders.min.js: it imports only
 // core/mat4.js's plain maths, and gets the GL context, the renderer's posing GLSL and program
 // linker, and the library's calls as arguments.
@@ -29,12 +30,6 @@ uniform float uPortalRange;
 uniform ivec2 uColorMode; // rgb: 0 uColor, 1 vertex, 2 exactVertex, 3 oneMinusVertex, 4 lightingDiffuse;
                           // alpha: 0 uColor, 1 vertex, 2 oneMinusVertex, 3 lightingSpecular, 4 portal
 uniform vec4 uColor;     // the stage colour the C evaluated, 0..1
-uniform int uSprite;     // 0 none, 1 autosprite, 2 autosprite2
-uniform vec3 uViewForward; // the view's axes in model space (Quake 3's axis[0], [1], [2])
-uniform vec3 uViewLeft;
-uniform vec3 uViewUp;
-layout(location = 8) in vec4 aSprite;     // autosprite: the quad's centre and radius; autosprite2: the
-layout(location = 9) in vec3 aSpriteAxis; // middle of the vertex's short edge and its signed half length, the long axis
 out vec2 vTexcoord;
 out vec4 vColor;
 
@@ -53,18 +48,6 @@ void main() {
   pose(p, n);
   n = length(n) > 0.0 ? normalize(n) : n;
   vec2 st = aTexcoord;
-  if (uSprite == 1) { // AutospriteDeform and RB_AddQuadStamp: corners +l+u, -l+u, -l-u, +l-u
-    int corner = gl_VertexID & 3;
-    float sl = corner == 0 || corner == 3 ? 1.0 : -1.0;
-    float su = corner < 2 ? 1.0 : -1.0;
-    p = aSprite.xyz + (sl * uViewLeft + su * uViewUp) * aSprite.w;
-    n = -uViewForward;
-    st = vec2(corner == 1 || corner == 2 ? 1.0 : 0.0, corner >= 2 ? 1.0 : 0.0);
-  } else if (uSprite == 2 && aSprite.w != 0.0) { // Autosprite2Deform: across the long axis, facing the view
-    vec3 minor = cross(aSpriteAxis, uViewForward);
-    minor = length(minor) > 0.0 ? normalize(minor) : minor;
-    p = aSprite.xyz + minor * aSprite.w;
-  }
   gl_Position = uViewProjection * uModel * vec4(p, 1.0);
 
   if (uTcGen == 1) { // RB_CalcEnvironmentTexCoords
@@ -125,13 +108,12 @@ void main() {
 
 const UNIFORMS = ['uModel', 'uViewProjection', 'uMode', 'uMorph', 'uSkin', 'uBefore', 'uAfter', 'uTurb', 'uTcGen', 'uTcS', 'uTcT',
   'uEye', 'uLightDir', 'uSpecular', 'uAmbient', 'uDirected', 'uIdentityLight', 'uPortalRange', 'uColorMode', 'uColor',
-  'uTexture', 'uAlphaFunc', 'uOpaque', 'uSprite', 'uViewForward', 'uViewLeft', 'uViewUp'];
+  'uTexture', 'uAlphaFunc', 'uOpaque'];
 
-// Deforms the C applies to vertices (iq_shader_deform_vertices); the autosprites are the GPU's.
+// Deforms the C applies to vertices (iq_shader_deform_vertices); the autosprites (also the C's,
+// iq_shader_autosprite) need the view.
 const CPU_DEFORMS = new Set(['wave', 'normal', 'bulge', 'move']);
-const SPRITES = { autosprite: 1, autosprite2: 2 };
-// Autosprite2Deform's six edges of a quad, in its order.
-const EDGES = [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]];
+const SPRITES = new Set(['autosprite', 'autosprite2']);
 
 const RGB_MODES = { vertex: 1, exactVertex: 2, oneMinusVertex: 3, lightingDiffuse: 4 };
 const ALPHA_MODES = { vertex: 1, oneMinusVertex: 2, lightingSpecular: 3, portal: 4 };
@@ -156,7 +138,8 @@ export function movesWithTime(block) {
  * A drawer for one GL context. poseGlsl: the renderer's vertex inputs and pose() (POSE_GLSL);
  * library: { evaluateStage(stage, env) (web/quake3/shaders.js bound to the library), env (shaderEnv's
  * defaults), posed(part) ({ positions, normals } of the part as drawn, posed on the CPU by the
- * library), deform(block, env, positions, normals, texcoords) (deformVertices: in place) }.
+ * library), deform(block, env, positions, normals, texcoords) (deformVertices: in place),
+ * autosprite(kind, axes, arrays) (autospriteVertices: in place, returns the triangles to draw) }.
  * draw(surfaces, frame, pose, texture, white) draws surfaces
  * ([{ part, gpu, mesh, shader: { block, images } }]) in Quake 3's sort order; gpu carries the
  * renderer's buffers (vao, indices, texcoords, colors). link(gl, vertexSource, fragmentSource): the
@@ -169,8 +152,8 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
   const deformed = new Map(); // gpu -> Map(mesh -> the surface's own vertex buffers, see deformedSurface)
 
   // A surface whose vertices move on the CPU: its vertex range (from its indices), rebased
-  // indices (autosprite: Quake 3's two triangles per quad, 0 1 3 3 1 2), and its own VAO reading
-  // the renderer's texcoords and colours at the range's start.
+  // indices, and its own VAO reading the renderer's texcoords and colours at the range's start
+  // (autosprite: its own, which the C rewrites with the quads, and the C's triangles).
   function deformedSurface(gpu, geometry, mesh, sprite) {
     let byMesh = deformed.get(gpu);
     if (!byMesh) deformed.set(gpu, byMesh = new Map());
@@ -181,11 +164,6 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
     for (const i of all) { if (i < lo) lo = i; if (i > hi) hi = i; }
     const count = hi - lo + 1;
     const indices = Uint32Array.from(all, (i) => i - lo);
-    let drawn = indices;
-    if (sprite === 1) {
-      drawn = new Uint32Array(Math.floor(count / 4) * 6);
-      for (let q = 0; q * 4 + 3 < count; q++) drawn.set([0, 1, 3, 3, 1, 2].map((k) => q * 4 + k), q * 6);
-    }
     const vao = gl.createVertexArray();
     gl.bindVertexArray(vao);
     const buffer = (location, size) => {
@@ -202,23 +180,18 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
       gl.enableVertexAttribArray(location);
       gl.vertexAttribPointer(location, size, gl.FLOAT, false, 0, lo * size * 4);
     };
-    d = { lo, count, indices, drawn: drawn.length, vao, positions: buffer(0, 3), normals: buffer(1, 3) };
-    borrowed(2, gpu.texcoords, 2);
-    if (sprite === 1 && gpu.colors && geometry.colors) {
-      // AutospriteDeform stamps each rebuilt quad with its first vertex's colour (RB_AddQuadStamp).
-      const source = geometry.colors;
-      const colors = new Float32Array(count * 4);
-      for (let v = 0; v < count; v++) {
-        const first = (lo + (v & ~3)) * 4;
-        colors.set(source.subarray(first, first + 4), v * 4);
-      }
-      d.colors = buffer(3, 4);
-      gl.bufferSubData(gl.ARRAY_BUFFER, 0, colors);
-    } else borrowed(3, gpu.colors, 4);
-    if (sprite) { d.sprite = buffer(8, 4); d.axis = buffer(9, 3); }
+    d = { lo, count, indices, drawn: indices.length, vao, positions: buffer(0, 3), normals: buffer(1, 3) };
+    if (sprite === 'autosprite') {
+      // AutospriteDeform rewrites each quad's st and stamps it with its first vertex's colour.
+      d.texcoords = buffer(2, 2);
+      if (gpu.colors) d.colors = buffer(3, 4);
+    } else {
+      borrowed(2, gpu.texcoords, 2);
+      borrowed(3, gpu.colors, 4);
+    }
     d.elements = gl.createBuffer();
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, d.elements);
-    gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, drawn, gl.STATIC_DRAW);
+    gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.DYNAMIC_DRAW);
     gl.bindVertexArray(null);
     byMesh.set(mesh, d);
     return d;
@@ -226,15 +199,16 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
 
   function releaseDeformed(gpu) {
     for (const d of deformed.get(gpu)?.values() ?? []) {
-      for (const b of [d.positions, d.normals, d.colors, d.sprite, d.axis, d.elements]) if (b) gl.deleteBuffer(b);
+      for (const b of [d.positions, d.normals, d.texcoords, d.colors, d.elements]) if (b) gl.deleteBuffer(b);
       gl.deleteVertexArray(d.vao);
     }
     deformed.delete(gpu);
   }
 
-  // Poses the surface's vertices on the CPU (library.posed), deforms them through the C and uploads
-  // them with the autosprite attributes; binds its VAO. posedParts caches each part's pose for one draw.
-  function bindDeformed(s, env, sprite, posedParts) {
+  // Poses the surface's vertices on the CPU (library.posed), deforms them through the C (and turns
+  // autosprites toward the view: axes, in the part's space) and uploads them; binds its VAO.
+  // posedParts caches each part's pose for one draw.
+  function bindDeformed(s, env, sprite, axes, posedParts) {
     const { part, gpu, mesh, shader } = s;
     const geometry = part.geometry;
     const d = deformedSurface(gpu, geometry, mesh, sprite);
@@ -247,22 +221,25 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
     }
     const positions = posed.positions.slice(d.lo * 3, (d.lo + d.count) * 3);
     const normals = posed.normals.slice(d.lo * 3, (d.lo + d.count) * 3);
-    if (shader.block.deforms.some((x) => CPU_DEFORMS.has(x.type))) {
-      const st = geometry.texcoords ? geometry.texcoords.slice(d.lo * 2, (d.lo + d.count) * 2) : null;
-      library.deform(shader.block, env, positions, normals, st);
-    }
+    const st = geometry.texcoords ? geometry.texcoords.slice(d.lo * 2, (d.lo + d.count) * 2) : d.texcoords ? new Float32Array(d.count * 2) : null;
+    if (shader.block.deforms.some((x) => CPU_DEFORMS.has(x.type))) library.deform(shader.block, env, positions, normals, st);
     gl.bindVertexArray(d.vao);
+    if (sprite) {
+      const colors = d.colors ? geometry.colors.slice(d.lo * 4, (d.lo + d.count) * 4) : null;
+      const triangles = library.autosprite(sprite, axes, { positions, normals, texcoords: st, colors, indices: d.indices });
+      for (const [buffer, data] of [[d.texcoords, st], [d.colors, colors]]) {
+        if (!buffer) continue;
+        gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+        gl.bufferSubData(gl.ARRAY_BUFFER, 0, data);
+      }
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, d.elements);
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, triangles, gl.DYNAMIC_DRAW);
+      d.drawn = triangles.length;
+    }
     gl.bindBuffer(gl.ARRAY_BUFFER, d.positions);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, positions);
     gl.bindBuffer(gl.ARRAY_BUFFER, d.normals);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, normals);
-    if (sprite) {
-      const { spriteData, axisData } = sprite === 1 ? autosprite(positions, d.count) : autosprite2(positions, d.indices, d.count);
-      gl.bindBuffer(gl.ARRAY_BUFFER, d.sprite);
-      gl.bufferSubData(gl.ARRAY_BUFFER, 0, spriteData);
-      gl.bindBuffer(gl.ARRAY_BUFFER, d.axis);
-      gl.bufferSubData(gl.ARRAY_BUFFER, 0, axisData);
-    }
     if (!gpu.texcoords) gl.vertexAttrib2f(2, 0, 0);
     if (!gpu.colors) gl.vertexAttrib4f(3, 1, 1, 1, 1);
     gl.uniform1i(u.uMode, 0); // posed already
@@ -278,23 +255,21 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
     const eye = transformW(inverse, frame.camera.eye, 1);
     const light = normalizeOrUp(transformW(inverse, frame.light?.direction ?? frame.camera.light ?? [0, 0, 1], 0));
     const env = { ...library.env, time: frame.shaderTime ?? 0, viewOrigin: eye, lightDir: light };
-    const sprite = block.deforms.reduce((found, x) => found || (SPRITES[x.type] ?? 0), 0);
+    const sprite = block.deforms.find((x) => SPRITES.has(x.type))?.type;
     const cpu = sprite || block.deforms.some((x) => CPU_DEFORMS.has(x.type));
     let count = mesh.triangleCount * 3;
     let offset = mesh.firstTriangle * 12;
     if (cpu) {
-      const d = bindDeformed(s, env, sprite, posedParts);
+      // The view's axes in the part's space (Quake 3's axis[0], [1], [2]), for the autosprites.
+      const view = frame.camera.axes ?? viewAxes(frame.camera.eye);
+      const axes = [view.forward, view.left, view.up].map((a) => normalizeOrUp(transformW(inverse, a, 0)));
+      const d = bindDeformed(s, env, sprite, axes, posedParts);
       count = d.drawn;
       offset = 0;
-      const axes = frame.camera.axes ?? viewAxes(frame.camera.eye);
-      gl.uniform3fv(u.uViewForward, normalizeOrUp(transformW(inverse, axes.forward, 0)));
-      gl.uniform3fv(u.uViewLeft, normalizeOrUp(transformW(inverse, axes.left, 0)));
-      gl.uniform3fv(u.uViewUp, normalizeOrUp(transformW(inverse, axes.up, 0)));
     } else {
       gl.bindVertexArray(gpu.vao);
       pose(part, gpu, u);
     }
-    gl.uniform1i(u.uSprite, sprite);
     gl.uniform3fv(u.uEye, eye);
     gl.uniform3fv(u.uLightDir, light);
     gl.uniform3fv(u.uSpecular, env.specularOrigin);
@@ -371,51 +346,6 @@ export function createShaderDrawer(gl, poseGlsl, library, link) {
       gl.deleteProgram(program);
     },
   };
-}
-
-// AutospriteDeform: each quad's centre and radius (|corner 0 - centre| * 0.707) on its 4 vertices.
-function autosprite(p, count) {
-  const spriteData = new Float32Array(count * 4);
-  for (let i = 0; i + 3 < count; i += 4) {
-    const mid = [0, 1, 2].map((k) => 0.25 * (p[i * 3 + k] + p[i * 3 + 3 + k] + p[i * 3 + 6 + k] + p[i * 3 + 9 + k]));
-    const radius = Math.hypot(p[i * 3] - mid[0], p[i * 3 + 1] - mid[1], p[i * 3 + 2] - mid[2]) * 0.707;
-    for (let k = 0; k < 4; k++) spriteData.set([...mid, radius], (i + k) * 4);
-  }
-  return { spriteData, axisData: new Float32Array(count * 3) };
-}
-
-// Autosprite2Deform: per quad the two shortest edges (as its insertion keeps them), their middles,
-// the long axis between them; each edge's vertices go to its middle -/+ half its length along the
-// minor axis (the shader's cross(axis, forward)), the sign by whether the quad's indices run
-// along the edge. A vertex on neither edge keeps its place (half length 0).
-function autosprite2(p, indices, count) {
-  const spriteData = new Float32Array(count * 4);
-  const axisData = new Float32Array(count * 3);
-  for (let i = 0; i < count; i++) spriteData.set([p[i * 3], p[i * 3 + 1], p[i * 3 + 2], 0], i * 4);
-  const at = (v) => [p[v * 3], p[v * 3 + 1], p[v * 3 + 2]];
-  for (let i = 0, q = 0; i + 3 < count; i += 4, q += 6) {
-    const lengths = [999999, 999999];
-    const nums = [0, 0];
-    EDGES.forEach(([a, b], j) => {
-      const va = at(i + a); const vb = at(i + b);
-      const l = (va[0] - vb[0]) ** 2 + (va[1] - vb[1]) ** 2 + (va[2] - vb[2]) ** 2;
-      if (l < lengths[0]) { nums[1] = nums[0]; lengths[1] = lengths[0]; nums[0] = j; lengths[0] = l; }
-      else if (l < lengths[1]) { nums[1] = j; lengths[1] = l; }
-    });
-    const mids = nums.map((j) => { const va = at(i + EDGES[j][0]); const vb = at(i + EDGES[j][1]); return va.map((x, k) => 0.5 * (x + vb[k])); });
-    const major = mids[1].map((x, k) => x - mids[0][k]);
-    for (let j = 0; j < 2; j++) {
-      const [a, b] = EDGES[nums[j]];
-      const l = 0.5 * Math.sqrt(lengths[j]);
-      let k = 0;
-      while (k < 5 && !(indices[q + k] === i + a && indices[q + k + 1] === i + b)) k++;
-      const sign = k === 5 ? 1 : -1;
-      spriteData.set([...mids[j], sign * l], (i + a) * 4);
-      spriteData.set([...mids[j], -sign * l], (i + b) * 4);
-    }
-    for (let k = 0; k < 4; k++) axisData.set(major, (i + k) * 3);
-  }
-  return { spriteData, axisData };
 }
 
 // A view looking from the eye at the origin, Z up: when the camera gives no axes.

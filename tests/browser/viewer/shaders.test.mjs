@@ -172,6 +172,7 @@ test('the one-file bundle fetches the shader drawer and interquake-shaders.wasm 
     <interquake-viewer background="black" style="width:120px;height:120px;display:block"></interquake-viewer></body></html>` }));
   await p.goto(url);
   const files = (script) => ({ 'models/t/q.md3': md3(quadSurface('q', 'models/t/q')), 'models/t/q.tga': GREY, ...script });
+  // The scripted quad is an autosprite: turned by the C in interquake-shaders.wasm (autospriteVertices).
   const r = await p.evaluate(async ([plain, scripted]) => {
     await customElements.whenDefined('interquake-viewer');
     const v = document.querySelector('interquake-viewer');
@@ -188,7 +189,7 @@ test('the one-file bundle fetches the shader drawer and interquake-shaders.wasm 
     const before = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((n) => /\.(js|wasm)$/.test(n));
     await v.load(bytes(scripted));
     return { before, centre: await read() };
-  }, [files({}), files({ 'scripts/t.shader': 'models/t/q\n{\n { map $whiteimage\n rgbGen const ( 0 1 0 )\n }\n}\n' })]);
+  }, [files({}), files({ 'scripts/t.shader': 'models/t/q\n{\n deformVertexes autosprite\n { map $whiteimage\n rgbGen const ( 0 1 0 )\n }\n}\n' })]);
   assert.deepEqual(r.before, ['/interquake-viewer.min.js', '/interquake-viewer.wasm'], 'a plain model fetches no drawer and no shader WASM');
   assert.deepEqual(code, ['/interquake-viewer.min.js', '/interquake-viewer.wasm', '/interquake-shaders.wasm', '/interquake-shaders.min.js']);
   assert.ok(r.centre[1] > 240 && r.centre[0] < 10 && r.centre[2] < 10, `the bundled drawer draws the stage (${r.centre})`);

@@ -44,6 +44,24 @@ test('render IN OUT.png: a picture of the size asked, the model on a transparent
   assert.deepEqual(readdirSync(dir), ['mrfixit.png'], 'no temporary file left');
 }));
 
+test('render --show "skeleton bounds": the element\'s overlays in the picture; an unknown flag is refused', () => withDir(async (dir) => {
+  const out = join(dir, 'bones.png');
+  const r = run('render', mrfixit, out, '--size', '96', '--show', 'skeleton bounds');
+  assert.equal(r.status, 0, r.stderr);
+  const img = await decodePNG(readFileSync(out));
+  const count = (rgb) => {
+    let n = 0;
+    for (let i = 0; i < img.data.length; i += 4) n += rgb.every((c, k) => img.data[i + k] === c) ? 1 : 0;
+    return n;
+  };
+  assert.ok(count([255, 140, 26]) > 20, `bones in their orange: ${count([255, 140, 26])}`);
+  assert.ok(count([242, 204, 51]) > 20, `the bounds in their yellow: ${count([242, 204, 51])}`);
+  const bad = run('render', mrfixit, join(dir, 'x.png'), '--show', 'wires');
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /show 'wires' is not among wireframe, skeleton, tags, bounds, normals, grid/);
+  assert.deepEqual(readdirSync(dir), ['bones.png']);
+}));
+
 test('render --turntable N writes an animated PNG of N frames; --sheet a sprite sheet and its atlas', () => withDir(async (dir) => {
   const turn = join(dir, 'turn.png');
   let r = run('render', sarge, turn, '--size', '48', '--turntable', '6');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { init, InterquakeError } from 'interquake';
-import { parseShaderScript, parseShaders, shaderKey, shaderEnv, evaluateStage, waveValue, deformVertices, stageColors } from '../../../web/quake3/shaders.js';
+import { parseShaderScript, parseShaders, shaderKey, shaderEnv, evaluateStage, waveValue, deformVertices, autospriteVertices, stageColors } from '../../../web/quake3/shaders.js';
 import { buildZip } from '../lib/zip-build.mjs';
 
 const iq = await init();
@@ -128,4 +128,32 @@ test('stageColors: lightingDiffuse per vertex, ambient where the light does not 
   const env = { ...shaderEnv(iq), lightDir: [0, 0, 1] };
   const c = stageColors(iq, stage, env, new Float32Array(6), new Float32Array([0, 0, 1, 0, 0, -1]));
   assert.deepEqual([...c].map((x) => Math.round(x * 255)), [255, 255, 255, 255, 182, 182, 182, 255]); // 182 + 150 clamped; ambient
+});
+
+test('autospriteVertices: quads turned toward the view by the C (iq_shader_autosprite), in place', () => {
+  // Looking along +Y (left -X, up +Z): a flat square round (10, 20, 30) becomes a square facing the
+  // view, radius |corner - centre| * 0.707, st at its corners, vertex 0's colour, two triangles.
+  const axes = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]];
+  const positions = new Float32Array([12, 22, 30, 8, 22, 30, 8, 18, 30, 12, 18, 30]);
+  const normals = new Float32Array(12);
+  const texcoords = new Float32Array(8);
+  const colors = Float32Array.from({ length: 16 }, (_, i) => i / 16);
+  const triangles = autospriteVertices(iq, 'autosprite', axes, { positions, normals, texcoords, colors, indices: [0, 1, 2, 0, 2, 3] });
+  const r = Math.fround(Math.fround(Math.sqrt(8)) * Math.fround(0.707));
+  const want = [10 - r, 20, 30 + r, 10 + r, 20, 30 + r, 10 + r, 20, 30 - r, 10 - r, 20, 30 - r];
+  positions.forEach((v, i) => assert.ok(Math.abs(v - want[i]) < 1e-5, `corner coordinate ${i}: ${v}, not ${want[i]}`));
+  assert.deepEqual([...triangles], [0, 1, 3, 3, 1, 2]);
+  assert.deepEqual([...texcoords], [0, 0, 1, 0, 1, 1, 0, 1]);
+  assert.deepEqual([...normals.subarray(0, 3)], [-0, -1, -0]);
+  assert.deepEqual([...colors.subarray(12, 16)], [...colors.subarray(0, 4)]);
+  // autosprite2: a 2 x 10 strip along Z seen edge on pivots to face the view; only positions move,
+  // and its own triangles are drawn.
+  const strip = new Float32Array([0, -1, -5, 0, 1, -5, 0, 1, 5, 0, -1, 5]);
+  const own = [0, 1, 3, 3, 1, 2];
+  const drawn = autospriteVertices(iq, 'autosprite2', axes, { positions: strip, normals: new Float32Array(12), indices: own });
+  assert.deepEqual([...drawn], own);
+  // Short edges 0-1 and 2-3 (their middles (0, 0, -5) and (0, 0, 5): the long axis Z), minor axis
+  // normalize(Z x forward) = -X; the triangles run 0 -> 1 (so 0 goes to middle - minor) but never
+  // 2 -> 3 (so 2 goes to middle + minor): a rectangle in the XZ plane, facing the view.
+  assert.deepEqual([...strip].map((v) => Math.round(v * 1e5) / 1e5 + 0), [1, 0, -5, -1, 0, -5, -1, 0, 5, 1, 0, 5]);
 });

@@ -232,15 +232,16 @@ test('decodePNG reads the corpus PNG and refuses bad ones', async () => {
 });
 
 // A player whose legs are one 10x10 square facing +X drawn by a shader script (tests/js/lib builders).
-async function scriptedPlayer(script) {
+// The legs: a 10 x 10 square facing +X (or `quad`: its four corners and two triangles).
+async function scriptedPlayer(script, quad = {}) {
   const { buildMD3 } = await import('../lib/md3-build.mjs');
   const enc = new TextEncoder();
-  const square = (name, shader, size) => ({
-    name, shaders: [{ name: shader, index: 0 }], triangles: [[0, 1, 2], [0, 2, 3]], texcoords: [[0, 1], [0, 0], [1, 0], [1, 1]],
-    frames: [[[0, -size, -size], [0, -size, size], [0, size, size], [0, size, -size]].map((xyz) => ({ xyz, normal: 0 }))],
+  const square = (name, shader, size, { xyz = [[0, -size, -size], [0, -size, size], [0, size, size], [0, size, -size]], triangles = [[0, 1, 2], [0, 2, 3]] } = {}) => ({
+    name, shaders: [{ name: shader, index: 0 }], triangles, texcoords: [[0, 1], [0, 0], [1, 0], [1, 1]],
+    frames: [xyz.map((p) => ({ xyz: p, normal: 0 }))],
   });
   const files = {
-    'models/players/s/lower.md3': buildMD3({ tags: [{ name: 'tag_torso', frames: [{ origin: [-50, 0, 0] }] }], surfaces: [square('l_legs', 'models/players/s/glow', 5)] }).bytes,
+    'models/players/s/lower.md3': buildMD3({ tags: [{ name: 'tag_torso', frames: [{ origin: [-50, 0, 0] }] }], surfaces: [square('l_legs', 'models/players/s/glow', 5, quad)] }).bytes,
     'models/players/s/upper.md3': buildMD3({ tags: [{ name: 'tag_head', frames: [{ origin: [0, 0, 0] }] }], surfaces: [square('u_torso', 'models/players/s/glow', 0.01)] }).bytes,
     'models/players/s/head.md3': buildMD3({ surfaces: [square('h_head', 'models/players/s/glow', 0.01)] }).bytes,
     'models/players/s/animation.cfg': enc.encode(Array.from({ length: 25 }, () => '0 1 0 10').join('\n')),
@@ -293,4 +294,70 @@ test('a player\'s weapon, team and LOD as the element takes them: the player loa
   await assert.rejects(iq.render(plain, { ...options, weapon: 'nothing' }), (err) => err.code === 'missing_file' && /render\(\)/.test(err.message));
   await assert.rejects(iq.render(plain, { ...options, team: 'green' }), { code: 'invalid_argument' });
   for (const p of [plain, armed, low]) p.dispose();
+});
+
+test('show: the element\'s overlays in the element\'s colours, as a string, an array or a Set; unknown words refused', async () => {
+  const path = join(corpus, 'iqm/mrfixit/mrfixit.iqm');
+  const model = iq.load(readFileSync(path), { name: 'mrfixit.iqm' });
+  const options = { width: 96, height: 96, background: 'transparent', files: filesBeside(path) };
+  const count = (img, rgb) => {
+    let n = 0;
+    for (let i = 0; i < img.pixels.length; i += 4) if (img.pixels[i + 3] === 255 && rgb.every((c, k) => img.pixels[i + k] === c)) n++;
+    return n;
+  };
+  const byte = (c) => c.map((v) => Math.round(v * 255));
+  const plain = await iq.render(model, options);
+  const colours = { wireframe: byte([0.1, 0.9, 0.4]), skeleton: byte([1, 0.55, 0.1]), bounds: byte([0.95, 0.8, 0.2]), grid: byte([0.3, 0.3, 0.34]), normals: byte([0.4, 0.7, 1]) };
+  for (const [flag, rgb] of Object.entries(colours)) {
+    const img = await iq.render(model, { ...options, show: flag });
+    assert.equal(count(plain, rgb), 0, `${flag}: not in the plain picture`);
+    assert.ok(count(img, rgb) > 40, `${flag}: ${count(img, rgb)} pixels of its colour`);
+  }
+  // Lines on top (bones) stay over the model; the grid under it is hidden where the model is.
+  const bones = await iq.render(model, { ...options, show: 'skeleton' });
+  const centre = at(bones, 48, 48);
+  assert.ok(count(bones, colours.skeleton) > 40 && plain.pixels[(48 * 96 + 48) * 4 + 3] === 255, `bones over the body (${centre})`);
+  const all = await iq.render(model, { ...options, show: 'wireframe skeleton, bounds' });
+  assert.deepEqual(all.pixels, (await iq.render(model, { ...options, show: ['wireframe', 'skeleton', 'bounds'] })).pixels);
+  assert.deepEqual(all.pixels, (await iq.render(model, { ...options, show: new Set(['bounds', 'skeleton', 'wireframe']) })).pixels);
+  assert.deepEqual((await iq.render(model, { ...options, show: '' })).pixels, plain.pixels);
+  await assert.rejects(iq.render(model, { ...options, show: 'wires' }), (e) => e.code === 'invalid_argument' && /wires.*wireframe/.test(e.message));
+  await assert.rejects(iq.render(model, { ...options, show: 42 }), (e) => e.code === 'invalid_argument');
+  model.dispose();
+  // A player's tags: each tag's three axes in red, green and blue, over the model.
+  const { player } = await openTarget(iq, sarge);
+  const tags = await iq.render(player, { ...options, width: 200, height: 200, show: 'tags' });
+  for (const rgb of [[255, 51, 51], [51, 255, 51], [77, 128, 255]]) assert.ok(count(tags, rgb) > 5, `tag axis ${rgb}: ${count(tags, rgb)}`);
+  player.dispose();
+});
+
+test('autosprite and autosprite2: quads turned toward the view by the C, as the element turns them', async () => {
+  const pixels = (img) => { let n = 0; for (let i = 3; i < img.pixels.length; i += 4) n += img.pixels[i] > 0; return n; };
+  const white = '{\nmap $whiteimage\n}';
+  const view = { ...SCRIPTED, width: 64, height: 64 };
+  const plain = await scriptedPlayer(`cull none\n${white}`);
+  const faceOn = pixels(await iq.render(plain, view));
+  const edgeOn = pixels(await iq.render(plain, { ...view, cameraOrbit: '90deg 90deg 30m' }));
+  assert.ok(faceOn > 300 && edgeOn < 70, `the plain square: ${faceOn} pixels face on, ${edgeOn} edge on`);
+  plain.dispose();
+  // autosprite: the same square (radius |corner - centre| * 0.707) from any side.
+  const sprite = await scriptedPlayer(`deformVertexes autosprite\n${white}`);
+  for (const orbit of ['90deg 90deg 30m', '45deg 60deg 30m', '200deg 80deg 30m']) {
+    const n = pixels(await iq.render(sprite, { ...view, cameraOrbit: orbit }));
+    assert.ok(Math.abs(n - faceOn) <= faceOn * 0.06, `autosprite from ${orbit}: ${n} pixels, face on ${faceOn}`);
+  }
+  sprite.dispose();
+  // autosprite2 pivots a strip about its long axis: a 2 x 10 strip along Z, seen from +Y, edge on
+  // without it, is turned to face the view: about the pixels of the strip seen face on. Its corners
+  // start on a short edge and its triangles are in RB_AddQuadStamp's order (0 1 3, 3 1 2), as
+  // Autosprite2Deform expects (the direction they run along each short edge says which way its
+  // ends go).
+  const strip = { xyz: [[0, -1, -5], [0, 1, -5], [0, 1, 5], [0, -1, 5]], triangles: [[0, 1, 3], [3, 1, 2]] };
+  const flat = await scriptedPlayer(`cull none\n${white}`, strip);
+  const stripFaceOn = pixels(await iq.render(flat, view));
+  flat.dispose();
+  const sprite2 = await scriptedPlayer(`deformVertexes autosprite2\ncull none\n${white}`, strip);
+  const turned = pixels(await iq.render(sprite2, { ...view, cameraOrbit: '90deg 90deg 30m' }));
+  assert.ok(Math.abs(turned - stripFaceOn) <= stripFaceOn * 0.06, `autosprite2 from the side: ${turned} pixels, face on ${stripFaceOn}`);
+  sprite2.dispose();
 });
