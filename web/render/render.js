@@ -70,7 +70,7 @@ const decodedImages = new WeakMap(); // model or player -> Map(options.files -> 
 const framedBounds = new WeakMap();  // model or player -> Map(animations -> { min, max })
 
 // Everything a picture needs that does not change between frames: parts, textures, tracks, framing.
-class Scene {
+export class Scene {
   static async create(iq, target, options, what) {
     const scene = new Scene(iq, target, options, what);
     await scene._textures();

@@ -127,6 +127,7 @@ export class Renderer {
       throw error;
     }
     this.gl = gl;
+    this.drawer = 'webgl';
     this.lost = false;
     this._setup();
   }
@@ -158,8 +159,8 @@ export class Renderer {
 
   /** After webglcontextrestored: every GPU object is rebuilt on demand from the CPU copies. */
   restore() {
-    this.lost = false;
     this._setup();
+    this.lost = false; // still lost if the rebuild failed: the element then draws in software
     if (this.shaders) this.useShaders(this._shaderModule, this._shaderLibrary);
   }
 
