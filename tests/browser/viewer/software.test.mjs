@@ -6,7 +6,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
-import { elementPage, installPixelTools, testPage, waitLoaded } from '../lib/viewer.mjs';
+import { elementPage, installPixelTools, waitLoaded } from '../lib/viewer.mjs';
 import { gameFiles } from '../../js/lib/q3-corpus.mjs';
 import { buildMD3 } from '../../js/lib/md3-build.mjs';
 
@@ -105,6 +105,268 @@ test('renderer="software" draws mrfixit as iq.render() does, frame by frame and 
     assert.ok(x.silhouette >= MIN_SILHOUETTE, `silhouettes agree on ${(x.silhouette * 100).toFixed(3)}%`);
     assert.ok(x.color <= MAX_COLOR_DIFF, `mean colour difference ${x.color.toFixed(3)}`);
   }
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('renderer="software" draws the corpus player with a weapon as iq.render() does', { timeout: 120000 }, async () => {
+  const gun = Object.fromEntries(Object.entries(gunFiles()).map(([k, v]) => [k, [...v]]));
+  const page = await elementPage(browser, 'iq-soft-q3.html',
+    `<interquake-viewer renderer="software" weapon="gun" legs-animation="LEGS_RUN" torso-animation="TORSO_ATTACK" background="transparent" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>`);
+  await installCompare(page);
+  const r = await page.evaluate(async ({ paths, gun, width, height }) => {
+    const object = {};
+    for (const p of paths) object[p] = new Uint8Array(await (await fetch(`corpus/md3/openarena/${p}`)).arrayBuffer());
+    for (const [p, bytes] of Object.entries(gun)) object[p] = new Uint8Array(bytes);
+    await customElements.whenDefined('interquake-viewer');
+    const v = document.querySelector('interquake-viewer');
+    let detail = null;
+    v.addEventListener('load', (e) => { detail = e.detail; });
+    await v.load(object);
+    const { init } = await import('./interquake.js');
+    const iq = await init();
+    const player = iq.loadPlayer(object, { weapon: 'gun' });
+    const out = [];
+    for (const orbit of ['auto auto auto', '200deg 60deg auto']) {
+      v.setAttribute('camera-orbit', orbit);
+      for (const frame of [0, 5]) {
+        v.renderFrame(frame);
+        const image = await iq.render(player, { width, height, frame, legsAnimation: 'LEGS_RUN', torsoAnimation: 'TORSO_ATTACK', cameraOrbit: orbit, background: 'transparent' });
+        out.push({ orbit, frame, ...(await window.iqCompare(v, image)) });
+      }
+    }
+    player.dispose();
+    return { drawer: detail.drawer, parts: v._content.parts.map((p) => p.partName).join(), out };
+  }, { paths: [...gameFiles().keys()], gun, width: WIDTH, height: HEIGHT });
+  assert.equal(r.drawer, 'software', 'the load event says which drawer draws');
+  assert.match(r.parts, /weapon/);
+  for (const x of r.out) {
+    report(`sarge+gun ${x.orbit} frame ${x.frame}`, x);
+    assert.ok(x.inA > 1500, `the element drew ${x.inA} pixels`);
+    assert.ok(x.silhouette >= MIN_SILHOUETTE, `silhouettes agree on ${(x.silhouette * 100).toFixed(3)}%`);
+    assert.ok(x.color <= MAX_COLOR_DIFF, `mean colour difference ${x.color.toFixed(3)}`);
+  }
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('without WebGL 2, renderer="auto" draws in software and says so; renderer="webgl" shows the error as before', { timeout: 120000 }, async () => {
+  const page = await browser.newPage();
+  await page.addInitScript(BLOCK_WEBGL2);
+  const url = `${browser.base}iq-soft-blocked.html`;
+  await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><html><head><meta charset="utf-8">
+    <link rel="icon" href="data:,"><script type="module" src="interquake-viewer.js"></script></head><body>
+    <interquake-viewer id="auto" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>
+    <interquake-viewer id="webgl" renderer="webgl" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer></body></html>` }));
+  await page.goto(url);
+  await installPixelTools(page);
+  await waitLoaded(page, '#auto');
+  const r = await page.evaluate(async () => {
+    const auto = document.getElementById('auto');
+    const webgl = document.getElementById('webgl');
+    auto.renderFrame(0);
+    const message = webgl.shadowRoot.querySelector('[part="error"]');
+    return {
+      auto: { drawer: auto.drawer, pixels: (await iqPixels(auto)).count },
+      webgl: { drawer: webgl.drawer, loaded: webgl.loaded, shown: message.classList.contains('shown'), text: message.textContent },
+    };
+  });
+  assert.equal(r.auto.drawer, 'software');
+  assert.ok(r.auto.pixels > 1500, `the auto element draws (${r.auto.pixels} pixels)`);
+  assert.deepEqual({ ...r.webgl, text: undefined }, { drawer: null, loaded: false, shown: true, text: undefined });
+  assert.match(r.webgl.text, /webgl2_unavailable/);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('a WebGL context lost and not given back draws in software after 3 s; under renderer="webgl" it waits', { timeout: 120000 }, async () => {
+  const page = await elementPage(browser, 'iq-soft-lost.html',
+    `<interquake-viewer id="auto" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>
+     <interquake-viewer id="webgl" renderer="webgl" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>`);
+  await waitLoaded(page);
+  await installPixelTools(page);
+  const r = await page.evaluate(async () => {
+    const auto = document.getElementById('auto');
+    const webgl = document.getElementById('webgl');
+    const before = auto.drawer;
+    const events = [];
+    for (const type of ['context-lost', 'drawer-change']) auto.addEventListener(type, (e) => events.push({ type, detail: e.detail }));
+    const lostAt = performance.now();
+    const changed = new Promise((done) => auto.addEventListener('drawer-change', () => done(performance.now() - lostAt)));
+    // WEBGL_lose_context: lost, and restored only when restoreContext() is called (never here).
+    for (const v of [auto, webgl]) v._renderer.gl.getExtension('WEBGL_lose_context').loseContext();
+    const after = await changed;
+    await new Promise((done) => setTimeout(done, 500));
+    auto.renderFrame(0);
+    return { before, after, events, drawer: auto.drawer, pixels: (await iqPixels(auto)).count, webgl: webgl.drawer, webglLost: webgl._renderer.lost };
+  });
+  assert.equal(r.before, 'webgl');
+  assert.ok(r.after >= 2900 && r.after < 6000, `the switch came ${r.after.toFixed(0)} ms after the loss`);
+  assert.deepEqual(r.events.map((e) => e.type), ['context-lost', 'drawer-change']);
+  assert.deepEqual(r.events[1].detail, { drawer: 'software', previous: 'webgl', reason: 'context_lost' });
+  assert.equal(r.drawer, 'software');
+  assert.ok(r.pixels > 1500, `the element draws again (${r.pixels} pixels)`);
+  assert.equal(r.webgl, 'webgl', 'renderer="webgl" keeps waiting for its context');
+  assert.equal(r.webglLost, true);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('switching renderer at run time, both ways, keeps the play heads and the camera; the camera moves the software picture', { timeout: 120000 }, async () => {
+  const page = await elementPage(browser, 'iq-soft-switch.html',
+    `<interquake-viewer camera-controls src="${MRFIXIT}" background="transparent" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>`);
+  await waitLoaded(page);
+  await installPixelTools(page);
+  await installCompare(page);
+  const changed = (to) => page.evaluate((drawer) => new Promise((done) => {
+    const v = document.querySelector('interquake-viewer');
+    if (v.drawer === drawer) { done(); return; }
+    v.addEventListener('drawer-change', function once(e) {
+      if (e.detail.drawer === drawer) { v.removeEventListener('drawer-change', once); done(); }
+    });
+  }), to);
+  const first = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    v.renderFrame(12);
+    const webgl = await iqPixels(v);
+    v.renderer = 'software';
+    return { drawer: v.drawer, webgl };
+  });
+  await changed('software');
+  const soft = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    const frame = v.currentFrame; // where renderFrame(12) left the play head, before the switch
+    v.renderFrame(12);
+    const picture = await iqPixels(v);
+    return { drawer: v.drawer, frame, paused: v.paused, picture, differ: window.iqDiff(0, picture.id), orbit: v.getCameraOrbit().toString() };
+  });
+  assert.equal(soft.drawer, 'software');
+  assert.ok(Math.abs(soft.frame - 12) < 1e-3 && soft.paused, `the play head stayed on frame 12 (${soft.frame})`);
+  // WebGL's picture against the software one: the same model, frame and camera (within anti-aliasing).
+  assert.ok(Math.abs(soft.picture.count - first.webgl.count) < first.webgl.count * 0.05, `${soft.picture.count} against ${first.webgl.count} model pixels`);
+  assert.ok(soft.differ < first.webgl.count * 0.1, `${soft.differ} pixels differ`);
+  // Dragging on the view orbits the camera: the software picture follows.
+  const box = await page.locator('interquake-viewer').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 10, { steps: 4 });
+  await page.mouse.up();
+  const moved = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    v.renderFrame(12);
+    const picture = await iqPixels(v);
+    return { orbit: v.getCameraOrbit().toString(), moved: v.cameraMoved, differ: window.iqDiff(1, picture.id) };
+  });
+  assert.equal(moved.moved, true);
+  assert.notEqual(moved.orbit, soft.orbit);
+  assert.ok(moved.differ > 300, `the picture changed with the camera (${moved.differ} pixels)`);
+  // And back to WebGL: the same camera and frame.
+  await page.evaluate(() => { document.querySelector('interquake-viewer').renderer = 'auto'; });
+  await changed('webgl');
+  const back = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    v.renderFrame(12);
+    const picture = await iqPixels(v);
+    return { drawer: v.drawer, orbit: v.getCameraOrbit().toString(), count: picture.count, differ: window.iqDiff(2, picture.id), webgl: Boolean(v._renderer.gl) };
+  });
+  assert.deepEqual({ drawer: back.drawer, webgl: back.webgl, orbit: back.orbit }, { drawer: 'webgl', webgl: true, orbit: moved.orbit });
+  assert.ok(back.differ < back.count * 0.1, `WebGL again draws what software drew (${back.differ} of ${back.count} pixels differ)`);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+// A page with the one-file element and `body`, and the paths it requested.
+async function bundlePage(name, body) {
+  const page = await browser.newPage();
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  const url = `${browser.base}${name}`;
+  await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><html><head><meta charset="utf-8">
+    <link rel="icon" href="data:,"><script type="module" src="interquake-viewer.min.js"></script></head><body>${body}</body></html>` }));
+  await page.goto(url);
+  return { page, fetched };
+}
+
+test('the one-file element fetches the software drawer and interquake.wasm only when it draws in software', { timeout: 120000 }, async () => {
+  // From the start: the full WASM in place of the viewer's (nothing else).
+  const soft = await bundlePage('iq-soft-bundle.html', `<interquake-viewer renderer="software" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>`);
+  await waitLoaded(soft.page);
+  await installPixelTools(soft.page);
+  const a = await soft.page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    v.renderFrame(0);
+    return { drawer: v.drawer, pixels: (await iqPixels(v)).count };
+  });
+  assert.equal(a.drawer, 'software');
+  assert.ok(a.pixels > 1500, `it draws (${a.pixels} pixels)`);
+  assert.deepEqual(soft.fetched.filter((p) => /\.(js|wasm)$/.test(p)), ['/interquake-viewer.min.js', '/interquake-software.min.js', '/interquake.wasm']);
+  await soft.page.close();
+
+  // At run time: the content, shown from interquake-viewer.wasm, is loaded again in interquake.wasm
+  // (its bytes from the page's download table), with its play head; the old models are freed.
+  const { page, fetched } = await bundlePage('iq-soft-bundle-switch.html', `<interquake-viewer src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>`);
+  await waitLoaded(page);
+  await installPixelTools(page);
+  const b = await page.evaluate(async () => {
+    const v = document.querySelector('interquake-viewer');
+    const lite = await v._iqPromise;
+    v.renderFrame(20);
+    const loads = [];
+    v.addEventListener('load', (e) => loads.push(e.detail.drawer));
+    const changed = new Promise((done) => v.addEventListener('drawer-change', (e) => done(e.detail)));
+    v.renderer = 'software';
+    const detail = await changed;
+    await new Promise((done) => { const wait = () => (loads.length ? done() : setTimeout(wait, 20)); wait(); });
+    const frame = v.currentFrame;
+    v.renderFrame(20);
+    const full = await v._iqPromise;
+    return { detail, loads, frame, drawer: v.drawer, pixels: (await iqPixels(v)).count, liteLive: lite.liveBytes, fullLive: full.liveBytes, same: lite === full };
+  });
+  assert.deepEqual(b.detail, { drawer: 'software', previous: 'webgl', reason: 'attribute' });
+  assert.deepEqual(b.loads, ['software'], 'load fires once more, from the full library');
+  assert.ok(Math.abs(b.frame - 20) < 1e-3, `the play head is kept (${b.frame})`);
+  assert.ok(b.pixels > 1500, `it draws (${b.pixels} pixels)`);
+  assert.deepEqual({ same: b.same, liteLive: b.liteLive }, { same: false, liteLive: 0 }, 'the models in the viewer WASM are freed');
+  assert.ok(b.fullLive > 0);
+  const code = fetched.filter((p) => /\.(js|wasm)$/.test(p));
+  assert.deepEqual(code, ['/interquake-viewer.min.js', '/interquake-viewer.wasm', '/interquake-software.min.js', '/interquake.wasm']);
+  assert.equal(fetched.filter((p) => p.endsWith('mrfixit.iqm')).length, 1, 'the model is not downloaded again');
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('10 create/load/remove() cycles of a software element keep live WASM bytes, WASM memory and the JS heap flat', { timeout: 120000 }, async () => {
+  const page = await elementPage(browser, 'iq-soft-cycles.html', '<div id="host"></div>');
+  await page.waitForFunction(() => customElements.get('interquake-viewer'));
+  const cdp = await page.context().newCDPSession(page);
+  const cycles = (n) => page.evaluate(async ({ n, src }) => {
+    const { init } = await import('/interquake.js');
+    const iq = await init();
+    for (let i = 0; i < n; i++) {
+      const v = document.createElement('interquake-viewer');
+      v.setAttribute('renderer', 'software');
+      v.style.cssText = 'width:96px;height:96px;display:block';
+      document.getElementById('host').append(v);
+      await v.load(src);
+      v.renderFrame(i);
+      if (v.drawer !== 'software') throw new Error(`drawn by ${v.drawer}`);
+      v.remove();
+    }
+    return { liveBytes: iq.liveBytes, memoryBytes: iq.memoryBytes };
+  }, { n, src: MRFIXIT });
+  const heap = async () => {
+    for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+  const warm = await cycles(3);
+  const heapBefore = await heap();
+  const end = await cycles(10);
+  const heapAfter = await heap();
+  console.log(`# memory over 10 software cycles: ${JSON.stringify({ heapBefore, heapAfter, warm, end })}`);
+  assert.equal(end.liveBytes, warm.liveBytes, 'no model stays alive in the WASM heap');
+  assert.equal(end.memoryBytes, warm.memoryBytes, 'the WASM memory did not grow (textures and targets are freed)');
+  // One leaked element holds mrfixit's decoded textures (5 MB of RGBA): 10 of them, 50 MB.
+  assert.ok(heapAfter - heapBefore < 1 << 20, `the JS heap stays flat (${heapBefore} -> ${heapAfter} bytes)`);
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
