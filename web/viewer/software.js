@@ -142,6 +142,8 @@ export class SoftwareDrawer {
     this.scene = null;
     this.shaders = { movesWithTime }; // prepareShaders needs no stage programs here
     this.settle = 0;
+    /** A fixed supersampling (tools/bench-software.mjs), or null: STILL_ and MOVING_SUPERSAMPLE. */
+    this.supersample = null;
     /** Milliseconds the last picture took, and its supersampling (docs/VIEWER.md, measured). */
     this.lastDraw = { ms: 0, supersample: 0 };
   }
@@ -176,7 +178,7 @@ export class SoftwareDrawer {
     const ticker = element._ticker;
     const moving = ticker.animating() || performance.now() - element._camera.autoRotateHold < SETTLE_MS;
     const limit = iq._wasm.constants.limit.renderMaxSamples;
-    let supersample = moving ? MOVING_SUPERSAMPLE : STILL_SUPERSAMPLE;
+    let supersample = this.supersample ?? (moving ? MOVING_SUPERSAMPLE : STILL_SUPERSAMPLE);
     while (supersample > 1 && width * height * supersample ** 2 > limit) supersample--;
     const start = performance.now();
     const image = this.scene.drawPosed({
