@@ -51,11 +51,12 @@ async function choose(element, init, state) {
     if (previous === 'software') return;
     const iq = await fullLibrary(element, init);
     element._releaseRenderer();
+    const failed = element._rendererError; // renderer="webgl" without WebGL 2: its load failed for that
     element._rendererError = null;
     element._renderer = new SoftwareDrawer(element, freshCanvas(element), iq);
     element._showMessage(null);
     const c = element._content;
-    if (c && !c.parts.every((p) => p.model._wasm === iq._wasm)) reload(element);
+    if (c ? !c.parts.every((p) => p.model._wasm === iq._wasm) : failed && element._source != null) reload(element);
     element._emit('drawer-change', { drawer: 'software', previous, reason: mode === 'software' ? 'attribute' : state.failed });
   } else {
     if (previous === 'webgl') return;

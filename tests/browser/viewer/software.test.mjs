@@ -175,6 +175,18 @@ test('without WebGL 2, renderer="auto" draws in software and says so; renderer="
   assert.ok(r.auto.pixels > 1500, `the auto element draws (${r.auto.pixels} pixels)`);
   assert.deepEqual({ ...r.webgl, text: undefined }, { drawer: null, loaded: false, shown: true, text: undefined });
   assert.match(r.webgl.text, /webgl2_unavailable/);
+  // Asked for software, the webgl element draws its src after all.
+  const later = await page.evaluate(async () => {
+    const webgl = document.getElementById('webgl');
+    const loaded = new Promise((done) => webgl.addEventListener('load', (e) => done(e.detail.drawer), { once: true }));
+    webgl.renderer = 'software';
+    const drawer = await loaded;
+    webgl.renderFrame(0);
+    return { drawer, shown: webgl.shadowRoot.querySelector('[part="error"]').classList.contains('shown'), pixels: (await iqPixels(webgl)).count };
+  });
+  assert.equal(later.drawer, 'software');
+  assert.equal(later.shown, false);
+  assert.ok(later.pixels > 1500, `it draws (${later.pixels} pixels)`);
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
