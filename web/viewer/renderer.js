@@ -159,8 +159,10 @@ export class Renderer {
 
   /** After webglcontextrestored: every GPU object is rebuilt on demand from the CPU copies. */
   restore() {
-    this._setup();
-    this.lost = false; // still lost if the rebuild failed: the element then draws in software
+    try {
+      this._setup();
+      this.lost = false;
+    } catch {} // the rebuild failed: still lost, so the element draws in software (software.js)
     if (this.shaders) this.useShaders(this._shaderModule, this._shaderLibrary);
   }
 

@@ -191,10 +191,11 @@ test('without WebGL 2, renderer="auto" draws in software and says so; renderer="
   await page.close();
 });
 
-test('a WebGL context lost and not given back draws in software after 3 s; under renderer="webgl" it waits', { timeout: 120000 }, async () => {
+test('a WebGL context lost and not given back within 3 s, or whose rebuild fails, draws in software; under renderer="webgl" it waits', { timeout: 120000 }, async () => {
   const page = await elementPage(browser, 'iq-soft-lost.html',
     `<interquake-viewer id="auto" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>
-     <interquake-viewer id="webgl" renderer="webgl" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>`);
+     <interquake-viewer id="webgl" renderer="webgl" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>
+     <interquake-viewer id="broken" src="${MRFIXIT}" style="width:160px;height:160px"></interquake-viewer>`);
   await waitLoaded(page);
   await installPixelTools(page);
   const r = await page.evaluate(async () => {
@@ -207,10 +208,24 @@ test('a WebGL context lost and not given back draws in software after 3 s; under
     const changed = new Promise((done) => auto.addEventListener('drawer-change', () => done(performance.now() - lostAt)));
     // WEBGL_lose_context: lost, and restored only when restoreContext() is called (never here).
     for (const v of [auto, webgl]) v._renderer.gl.getExtension('WEBGL_lose_context').loseContext();
+    // The third one is given its context back at once, but rebuilding it fails.
+    const broken = document.getElementById('broken');
+    const brokenChanged = new Promise((done) => broken.addEventListener('drawer-change', (e) => done(e.detail)));
+    const lose = broken._renderer.gl.getExtension('WEBGL_lose_context');
+    broken.addEventListener('context-lost', () => setTimeout(() => {
+      broken._renderer._setup = () => { throw new Error('a shader the driver refuses'); };
+      lose.restoreContext();
+    }, 100));
+    lose.loseContext();
     const after = await changed;
+    const brokenDetail = await brokenChanged;
     await new Promise((done) => setTimeout(done, 500));
     auto.renderFrame(0);
-    return { before, after, events, drawer: auto.drawer, pixels: (await iqPixels(auto)).count, webgl: webgl.drawer, webglLost: webgl._renderer.lost };
+    broken.renderFrame(0);
+    return {
+      before, after, events, drawer: auto.drawer, pixels: (await iqPixels(auto)).count, webgl: webgl.drawer, webglLost: webgl._renderer.lost,
+      broken: { detail: brokenDetail, pixels: (await iqPixels(broken)).count },
+    };
   });
   assert.equal(r.before, 'webgl');
   assert.ok(r.after >= 2900 && r.after < 6000, `the switch came ${r.after.toFixed(0)} ms after the loss`);
@@ -218,6 +233,8 @@ test('a WebGL context lost and not given back draws in software after 3 s; under
   assert.deepEqual(r.events[1].detail, { drawer: 'software', previous: 'webgl', reason: 'context_lost' });
   assert.equal(r.drawer, 'software');
   assert.ok(r.pixels > 1500, `the element draws again (${r.pixels} pixels)`);
+  assert.deepEqual(r.broken.detail, { drawer: 'software', previous: 'webgl', reason: 'context_lost' }, 'a restore that fails is a context lost for good');
+  assert.ok(r.broken.pixels > 1500, `it draws (${r.broken.pixels} pixels)`);
   assert.equal(r.webgl, 'webgl', 'renderer="webgl" keeps waiting for its context');
   assert.equal(r.webglLost, true);
   assert.deepEqual(browser.errors, []);
