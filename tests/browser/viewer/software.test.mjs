@@ -7,8 +7,9 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
 import { elementPage, installPixelTools, waitLoaded } from '../lib/viewer.mjs';
+import { shaderPage, corner } from '../lib/shader-page.mjs';
 import { gameFiles } from '../../js/lib/q3-corpus.mjs';
-import { buildMD3 } from '../../js/lib/md3-build.mjs';
+import { buildMD3, packNormal } from '../../js/lib/md3-build.mjs';
 
 const WIDTH = 200;
 const HEIGHT = 160;
@@ -396,6 +397,50 @@ test('10 create/load/remove() cycles of a software element keep live WASM bytes,
   assert.equal(end.memoryBytes, warm.memoryBytes, 'the WASM memory did not grow (textures and targets are freed)');
   // One leaked element holds mrfixit's decoded textures (5 MB of RGBA): 10 of them, 50 MB.
   assert.ok(heapAfter - heapBefore < 1 << 20, `the JS heap stays flat (${heapBefore} -> ${heapAfter} bytes)`);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('in software: shader stages at the shader clock (rgbGen wave against the C), and the events of playback', { timeout: 120000 }, async () => {
+  // The quad of viewer/shaders.test.mjs, white by a wave of the shader clock.
+  const xyz = [corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1)];
+  const normal = packNormal(Math.round(35 / 360 * 255), 64);
+  const surface = { name: 'q', shaders: [{ name: 'models/t/q', index: 0 }], triangles: [[3, 2, 1], [3, 1, 0]],
+    texcoords: [[0, 1], [1, 1], [1, 0], [0, 0]], frames: [xyz.map((p) => ({ xyz: p, normal }))] };
+  const files = {
+    'models/t/q.md3': [...buildMD3({ surfaces: [surface] }).bytes],
+    'scripts/t.shader': 'models/t/q\n{\n { map $whiteimage\n rgbGen wave sin 0.5 0.5 0 0.5\n }\n}\n',
+  };
+  const page = await shaderPage(browser, 'iq-soft-shaders.html');
+  const r = await page.evaluate(async (f) => {
+    const centre = ({ data, width, height }) => data[((height >> 1) * width + (width >> 1)) * 4];
+    const out = [];
+    for (const t of [0.3, 1.4]) {
+      const v = shaders.waveValue(iq, { func: 'sin', base: 0.5, amplitude: 0.5, phase: 0, frequency: 0.5 }, t);
+      out.push({ t, expected: Math.floor(255 * Math.min(Math.max(v, 0), 1)), got: centre(await shoot(f, t, { renderer: 'software' })) });
+    }
+    // Playback events from the element's own clock: load before play, then finished once (critter's
+    // `hop` plays once), at four times its speed.
+    const v = document.createElement('interquake-viewer');
+    v.setAttribute('renderer', 'software');
+    v.style.cssText = 'width:120px;height:120px;display:inline-block';
+    const events = [];
+    for (const type of ['load', 'play', 'animation-change', 'finished']) v.addEventListener(type, () => events.push(type));
+    const finished = new Promise((done) => v.addEventListener('finished', done));
+    document.body.appendChild(v);
+    v.setAttribute('animation-name', 'hop');
+    v.setAttribute('time-scale', '4');
+    v.setAttribute('autoplay', '');
+    await v.load('demo/critter.iqm');
+    await finished;
+    await new Promise((done) => setTimeout(done, 300));
+    return { out, events, drawer: v.drawer, draws: v._drawCount };
+  }, files);
+  for (const { t, expected, got } of r.out) assert.ok(Math.abs(got - expected) <= 2, `t=${t}: ${got} vs the C's ${expected}`);
+  assert.notEqual(r.out[0].expected, r.out[1].expected);
+  assert.equal(r.drawer, 'software');
+  assert.deepEqual(r.events.filter((e) => e !== 'animation-change'), ['load', 'play', 'finished']);
+  assert.ok(r.draws > 3, `it drew while playing (${r.draws} frames)`);
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
