@@ -15,6 +15,7 @@ import { Scene } from '../render/render.js';
 import { movesWithTime } from './shaderdraw.js';
 import { simdSupported } from '../core/wasm.js';
 import { prepareShaders } from './content.js';
+import { ViewerError } from './errors.js';
 
 /** How long a lost WebGL context may take to come back before the element draws in software. */
 export const CONTEXT_WAIT_MS = 3000;
@@ -37,7 +38,7 @@ export function chooseDrawer(element, init, reason) {
   if (!state) states.set(element, state = { failed: null, queue: Promise.resolve() });
   if (reason) state.failed = reason;
   state.queue = state.queue.then(() => choose(element, init, state)).catch((err) => {
-    element._rendererError = Object.assign(new Error(`the software drawer is not available: ${err.message}`), { code: err.code || 'unavailable' });
+    element._rendererError = new ViewerError(err.code || 'unavailable', `the software drawer is not available: ${err.message}`);
     element._fail(element._rendererError, 'renderfailure');
   });
   return state.queue;
@@ -98,6 +99,7 @@ function reload(element) {
   element.load(element._source, element._sourceOptions).then(() => {
     element._playback.restore(heads);
     if (paused) element.pause();
+    else element.play();
     Object.assign(cam, view);
     element._invalidate();
   }, () => {}); // a failure is the element's error event
