@@ -621,7 +621,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   // The browser took the WebGL context away: model-viewer reports it as an error of this type.
   _contextLost() {
-    // Not back in 3 s (software.js's CONTEXT_WAIT_MS), or its rebuild failed: lost for good.
+    // Not back in 3 s, or its rebuild failed (still lost): lost for good, drawn in software (software.js).
     setTimeout(() => this._renderer?.lost && this.renderer != 'webgl' && this._createRenderer('context_lost'), 3e3);
     this._emit('context-lost');
     this._emit('error', {

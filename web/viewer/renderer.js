@@ -161,9 +161,9 @@ export class Renderer {
   restore() {
     try {
       this._setup();
+      if (this.shaders) this.useShaders(this._shaderModule, this._shaderLibrary);
       this.lost = false;
     } catch {} // the rebuild failed: still lost, so the element draws in software (software.js)
-    if (this.shaders) this.useShaders(this._shaderModule, this._shaderLibrary);
   }
 
   /**

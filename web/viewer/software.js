@@ -1,8 +1,9 @@
 // The element's software drawer (docs/VIEWER.md, "Software drawing"): where WebGL 2 is not there
-// (the browser gives no context, or it was lost and not given back within CONTEXT_WAIT_MS) or the
-// `renderer` attribute says "software", the element draws every frame with the C's software
-// renderer (src/render/) through web/render/render.js's Scene — the same drawing as iq.render() —
-// into a 2D canvas, with the element's own camera, clock, posed parts, textures and attributes.
+// (the browser gives no context, or it was lost and not given back within 3 s: element.js's
+// _contextLost) or the `renderer` attribute says "software", the element draws every frame with
+// the C's software renderer (src/render/) through web/render/render.js's Scene — the same drawing
+// as iq.render() — into a 2D canvas, with the element's own camera, clock, posed parts, textures
+// and attributes.
 //
 // The renderer is in interquake.wasm only, so the content must live there: an element that draws
 // in software takes the full library (the one-file element fetches interquake.wasm beside this
@@ -17,8 +18,6 @@ import { simdSupported } from '../core/wasm.js';
 import { prepareShaders } from './content.js';
 import { ViewerError } from './errors.js';
 
-/** How long a lost WebGL context may take to come back before the element draws in software. */
-export const CONTEXT_WAIT_MS = 3000;
 /** Samples per pixel along each axis when still, and while playing or moved by the user. */
 export const STILL_SUPERSAMPLE = 2;
 export const MOVING_SUPERSAMPLE = 1;
