@@ -176,9 +176,8 @@ export class SoftwareDrawer {
     }
     this.scene ??= Scene.over(iq, content, { rgba, what: '<interquake-viewer> software drawer' });
     // Moving (playing, auto-rotate, the user's hand on the camera): fewer samples, then the still
-    // picture once it stops.
-    const ticker = element._ticker;
-    const moving = ticker.animating() || performance.now() - element._camera.autoRotateHold < SETTLE_MS;
+    // picture once it stops. renderFrame() (which holds the shader clock) always draws still.
+    const moving = element._shaderPin === null && (element._ticker.animating() || performance.now() - element._camera.autoRotateHold < SETTLE_MS);
     const limit = iq._wasm.constants.limit.renderMaxSamples;
     let supersample = this.supersample ?? (moving ? MOVING_SUPERSAMPLE : STILL_SUPERSAMPLE);
     while (supersample > 1 && width * height * supersample ** 2 > limit) supersample--;

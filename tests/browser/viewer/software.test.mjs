@@ -285,9 +285,10 @@ test('switching renderer at run time, both ways, keeps the play heads and the ca
     const v = document.querySelector('interquake-viewer');
     v.renderFrame(12);
     const picture = await iqPixels(v);
-    return { orbit: v.getCameraOrbit().toString(), moved: v.cameraMoved, differ: window.iqDiff(1, picture.id) };
+    return { orbit: v.getCameraOrbit().toString(), moved: v.cameraMoved, differ: window.iqDiff(1, picture.id), samples: v._renderer.lastDraw.supersample };
   });
   assert.equal(moved.moved, true);
+  assert.equal(moved.samples, 2, 'renderFrame() draws the still picture (2x2 samples), even just after a drag');
   assert.notEqual(moved.orbit, soft.orbit);
   assert.ok(moved.differ > 300, `the picture changed with the camera (${moved.differ} pixels)`);
   // And back to WebGL: the same camera and frame.
@@ -426,6 +427,8 @@ test('in software: shader stages at the shader clock (rgbGen wave against the C)
     v.style.cssText = 'width:120px;height:120px;display:inline-block';
     const events = [];
     for (const type of ['load', 'play', 'animation-change', 'finished']) v.addEventListener(type, () => events.push(type));
+    const samples = new Set(); // while playing: 1x1
+    v.addEventListener('timeupdate', () => samples.add(v._renderer.lastDraw.supersample));
     const finished = new Promise((done) => v.addEventListener('finished', done));
     document.body.appendChild(v);
     v.setAttribute('animation-name', 'hop');
@@ -433,14 +436,16 @@ test('in software: shader stages at the shader clock (rgbGen wave against the C)
     v.setAttribute('autoplay', '');
     await v.load('demo/critter.iqm');
     await finished;
-    await new Promise((done) => setTimeout(done, 300));
-    return { out, events, drawer: v.drawer, draws: v._drawCount };
+    await new Promise((done) => setTimeout(done, 400));
+    return { out, events, drawer: v.drawer, draws: v._drawCount, playing: [...samples], still: v._renderer.lastDraw.supersample };
   }, files);
   for (const { t, expected, got } of r.out) assert.ok(Math.abs(got - expected) <= 2, `t=${t}: ${got} vs the C's ${expected}`);
   assert.notEqual(r.out[0].expected, r.out[1].expected);
   assert.equal(r.drawer, 'software');
   assert.deepEqual(r.events.filter((e) => e !== 'animation-change'), ['load', 'play', 'finished']);
   assert.ok(r.draws > 3, `it drew while playing (${r.draws} frames)`);
+  assert.ok(r.playing.includes(1), `1x1 samples while playing (${r.playing})`);
+  assert.equal(r.still, 2, 'the still picture after the animation finished: 2x2 samples');
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
