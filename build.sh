@@ -189,10 +189,11 @@ build_viewer_bundle() {
   mapfile -t modules < <(viewer_modules)
   if ! stale "$out" "${modules[@]}" build.sh tools/build-viewer.mjs && ! stale web/interquake-shaders.min.js web/viewer/shaderdraw.js web/core/mat4.js build.sh \
     && ! stale web/interquake-ui.min.js "${modules[@]}" \
+    && ! stale web/interquake-software.min.js "${modules[@]}" web/viewer/shaderdraw.js \
     && ! stale web/interquake-modelcfg.min.js web/core/modelcfg.js web/core/paths.js build.sh \
     && ! stale web/interquake-modelskins.min.js web/quake3/modelskins.js web/quake3/text.js web/core/paths.js build.sh; then return 0; fi
   if [ ! -x node_modules/.bin/esbuild ]; then log "skipping $out: run npm install (esbuild)"; return 0; fi
-  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js, web/interquake-ui.min.js, web/interquake-modelcfg.min.js, web/interquake-modelskins.min.js"
+  log "esbuild -> $out, web/interquake-inflate.min.js, web/interquake-shaders.min.js, web/interquake-ui.min.js, web/interquake-modelcfg.min.js, web/interquake-modelskins.min.js, web/interquake-software.min.js"
   node tools/build-viewer.mjs
 }
 
@@ -426,6 +427,11 @@ size_report() {
   # Fetched only by an element with controls (controls="minimal" or "full").
   f=web/interquake-ui.min.js
   [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (controls only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  # Fetched only by an element that draws in software (renderer="software", or no WebGL 2): the
+  # drawer and the renderer's JS, and the full WASM in place of interquake-viewer.wasm.
+  for f in web/interquake-software.min.js web/interquake.wasm; do
+    [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (software drawing only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"
+  done
   # Fetched only when a folder or an archive is opened (model .cfg files, the folder's model).
   for f in web/interquake-modelcfg.min.js web/interquake-modelskins.min.js; do
     [ -f "$f" ] && printf '%-44s %8d bytes, %7d gzipped\n' "+ $f (folders only)" "$(wc -c < "$f")" "$(gzip -9c "$f" | wc -c)"

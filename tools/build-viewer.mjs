@@ -6,11 +6,14 @@
 //   web/interquake-modelcfg.min.js model .cfg files and which model a folder opens (web/core/modelcfg.js),
 //                                  fetched the first time a folder or a .pk3 is opened
 //   web/interquake-modelskins.min.js DarkPlaces' <model>_<N>.skin, fetched for a model that has some
+//   web/interquake-software.min.js the software drawer (web/viewer/software.js with web/render/), fetched
+//                                  with interquake.wasm when an element draws without WebGL 2
 // glTF export is left out of the element (a page that views models never writes them): in the
 // element, iq.writeGLB() says so with 'unsupported'; `import 'interquake'` has it. The element's
 // library is web/interquake-lite.js, over the smaller WASM builds (interquake-viewer.wasm, and
 // interquake-shaders.wasm on demand), in place of web/interquake.js.
 import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
 
 const common = { bundle: true, minify: true, format: 'esm', logLevel: 'warning', legalComments: 'none' };
 
@@ -28,11 +31,11 @@ const withoutGltf = {
   },
 };
 
-// The element's import('./ui.js') becomes the separate file beside the bundle.
+// The element's import('./ui.js') and import('./software.js') become the separate files beside the bundle.
 const lazyControls = {
   name: 'lazy-controls',
   setup(b) {
-    b.onResolve({ filter: /^\.\/ui\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './interquake-ui.min.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\/(ui|software)\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: `./interquake-${args.path.slice(2, -3)}.min.js`, external: true } : undefined));
   },
 };
 
@@ -45,16 +48,33 @@ const modelcfgApart = {
   },
 };
 // The software renderer (web/render/) needs interquake.wasm, which the one-file element does not
-// load: iq.render() and the encoders there say so instead of adding their code to the bundle.
+// load: iq.render() and the encoders there say so instead of adding their code to the bundle (the
+// library class is quake3/'s with those methods saying 'unsupported'; the element's own software
+// drawer is interquake-software.min.js, fetched with interquake.wasm).
 const withoutRender = {
   name: 'without-render',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)render\/(render|images)\.js$/ }, () => ({ path: 'render-absent', namespace: 'interquake-render' }));
+    b.onResolve({ filter: /(^|\/)render\/library\.js$/ }, () => ({ path: 'render-absent', namespace: 'interquake-render' }));
     b.onLoad({ filter: /.*/, namespace: 'interquake-render' }, () => ({
-      contents: `import { InterquakeError } from './wasm.js';
+      contents: `import { InterquakeError } from '../core/wasm.js';
+        import { Interquake as Quake3Library } from './library.js';
         const absent = async () => { throw new InterquakeError('unsupported', "render() and the PNG encoders are not part of the one-file element: import 'interquake' for them"); };
-        export const render = absent, renderAnimation = absent, encodePNG = absent, encodeAPNG = absent, encodeSpriteSheet = absent;`,
-      resolveDir: new URL('../web/core/', import.meta.url).pathname,
+        export class Interquake extends Quake3Library {}
+        for (const name of ['render', 'renderAnimation', 'encodePNG', 'encodeAPNG', 'encodeSpriteSheet']) Interquake.prototype[name] = absent;`,
+      resolveDir: new URL('../web/quake3/', import.meta.url).pathname,
+      loader: 'js',
+    }));
+  },
+};
+
+// The shadow DOM's markup (web/viewer/stage.js's MARKUP) without the line breaks and indentation
+// that make it readable there: esbuild leaves template strings as they are.
+const compactMarkup = {
+  name: 'compact-markup',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]viewer[\\/]stage\.js$/ }, async ({ path }) => ({
+      contents: (await readFile(path, 'utf8')).replace(/(const MARKUP = `)([^`]*)`/, (_, head, markup) => `${head}${markup
+        .replace(/\n\s*/g, '').replace(/([:;,{])\s+/g, '$1').replace(/\s+\{/g, '{')}\``),
       loader: 'js',
     }));
   },
@@ -71,11 +91,13 @@ await Promise.all([
   // fflate stays a dynamic import: bundlers and Node find the package; the one-file element falls
   // back to interquake-inflate.min.js beside it.
   build({ ...common, entryPoints: ['web/interquake-viewer.js'], outfile: 'web/interquake-viewer.min.js',
-    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, withoutRender, liteWasm, lazyControls, modelcfgApart] }),
+    external: ['fflate'], sourcemap: true, plugins: [withoutGltf, withoutRender, liteWasm, lazyControls, modelcfgApart, compactMarkup] }),
   build({ ...common, entryPoints: ['web/viewer/ui.js'], outfile: 'web/interquake-ui.min.js', plugins: [withoutRender, liteWasm, modelcfgApart] }),
   build({ ...common, entryPoints: ['web/core/modelcfg.js'], outfile: 'web/interquake-modelcfg.min.js' }),
   build({ ...common, entryPoints: ['web/quake3/modelskins.js'], outfile: 'web/interquake-modelskins.min.js' }),
   build({ ...common, entryPoints: ['web/core/inflate.js'], outfile: 'web/interquake-inflate.min.js' }),
+  // The software drawer and the renderer's JS; it loads interquake.wasm beside itself.
+  build({ ...common, entryPoints: ['web/viewer/software.js'], outfile: 'web/interquake-software.min.js', external: ['fflate'], plugins: [modelcfgApart] }),
   // The drawer imports nothing: the element passes it the GL context and the library's calls.
   build({ ...common, entryPoints: ['web/viewer/shaderdraw.js'], outfile: 'web/interquake-shaders.min.js' }),
 ]);

@@ -64,7 +64,7 @@ export interface ViewerInfo {
 export type ViewerErrorType = 'loadfailure' | 'webglcontextlost' | 'renderfailure' | 'invalidattribute';
 
 export interface ViewerEventMap {
-  load: CustomEvent<{ format: string; info: ViewerInfo; summary: ViewerInfo; missingFiles: string[]; warnings: ViewerWarning[] }>;
+  load: CustomEvent<{ format: string; info: ViewerInfo; summary: ViewerInfo; missingFiles: string[]; warnings: ViewerWarning[]; drawer: ViewerDrawer | null }>;
   error: CustomEvent<{ type: ViewerErrorType; code: string; message: string; file?: string }>;
   progress: CustomEvent<{ totalProgress: number }>;
   play: CustomEvent<{}>;
@@ -78,7 +78,16 @@ export interface ViewerEventMap {
   'camera-change': CustomEvent<{ source: 'user-interaction' | 'none' }>;
   'context-lost': CustomEvent<{}>;
   'context-restored': CustomEvent<{}>;
+  /**
+   * The drawer changed (docs/VIEWER.md, "Software drawing"). reason: 'attribute' (the renderer
+   * attribute), 'webgl2_unavailable' (no WebGL 2 context), 'context_lost' (lost and not restored
+   * within 3 s, or its rebuild failed).
+   */
+  'drawer-change': CustomEvent<{ drawer: ViewerDrawer; previous: ViewerDrawer | null; reason: 'attribute' | 'webgl2_unavailable' | 'context_lost' }>;
 }
+
+/** What draws the element: WebGL 2, or the C's software renderer into a 2D canvas. */
+export type ViewerDrawer = 'webgl' | 'software';
 
 /**
  * <interquake-viewer>. Every attribute is also this camelCase property, reflecting it (setting the
@@ -136,6 +145,8 @@ export class InterquakeViewerElement extends HTMLElement {
   show: Set<ShowFlag>;
   controls: 'none' | 'minimal' | 'full';
   context: 'own' | 'shared' | null;
+  /** 'auto' (WebGL 2, else the software drawer), 'webgl' (never software), 'software'; changing it switches drawers. */
+  renderer: 'auto' | 'webgl' | 'software';
   baseUrl: string | null;
   wasm: string | null;
   /** URL of fflate's ESM build (esm/browser.js, .mjs) or its UMD build (umd/index.js). */
@@ -143,6 +154,8 @@ export class InterquakeViewerElement extends HTMLElement {
 
   // state
   readonly loaded: boolean;
+  /** What draws now: 'webgl', 'software', or null (nothing can under renderer="webgl", or not yet decided). */
+  readonly drawer: ViewerDrawer | null;
   readonly format: 'iqm' | 'iqe' | 'md3' | null;
   readonly info: ViewerInfo | null;
   /** Players' folders and meshes of the loaded source (animation-only files are attached, not listed). */

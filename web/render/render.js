@@ -103,7 +103,7 @@ const decodedImages = new WeakMap(); // model or player -> Map(options.files -> 
 const framedBounds = new WeakMap();  // model or player -> Map(animations -> { min, max })
 
 // Everything a picture needs that does not change between frames: parts, textures, tracks, framing.
-class Scene {
+export class Scene {
   static async create(iq, target, options, what) {
     const scene = new Scene(iq, target, options, what);
     await scene._textures();
@@ -111,7 +111,7 @@ class Scene {
     return scene;
   }
 
-  constructor(iq, target, options, what) {
+  constructor(iq, target, options, what, content = null) {
     if (!options || typeof options !== 'object') throw new InterquakeError('invalid_argument', `${what}: options must be an object`);
     this.iq = iq;
     this.wasm = iq._wasm;
@@ -148,7 +148,16 @@ class Scene {
     this.show = parseShow(options.show, what);
     this.missingFiles = [];
     this.subject = target;
-    this.content = contentOf(iq, target, options, what);
+    this.content = content ?? contentOf(iq, target, options, what);
+  }
+
+  /**
+   * A scene over content its owner builds and poses (the element's software drawer,
+   * web/viewer/software.js): content.parts as the element makes them ({ model, instance, matrix,
+   * skin, morph, textures (decoded images), shaders }); drawn by drawPosed() with the owner's camera.
+   */
+  static over(iq, content, options = {}) {
+    return new Scene(iq, null, options, options.what ?? 'the software drawer', content);
   }
 
   // Textures of every part (and its script blocks' stage images), decoded once.
@@ -268,7 +277,7 @@ class Scene {
 
   /** One picture at { time } or { frame } (frame wins), the orbit turned by `turn` degrees. */
   draw({ time, frame, turn = 0 } = {}) {
-    const { wasm, what } = this;
+    const { what } = this;
     if (frame !== undefined && frame !== null) {
       if (!Number.isFinite(Number(frame))) throw new InterquakeError('invalid_argument', `${what}: frame '${frame}' is not a number`);
       for (const track of this.tracks) track.seekFrame(Number(frame));
@@ -282,17 +291,41 @@ class Scene {
     const asked = this.options.shaderTime;
     const shaderTime = Number.isFinite(asked) ? asked : frame !== undefined && frame !== null ? (this.tracks[0]?.time ?? 0) : Number(time) || 0;
     poseContent(this.content, this.tracks, true);
-    const camera = this._camera(turn);
-    const view = { viewProjection: camera.viewProjection, light: this.light.direction ?? camera.light, ambient: this.light.ambient, intensity: this.light.intensity };
+    return this.drawPosed({ camera: this._camera(turn), shaderTime });
+  }
+
+  /**
+   * The content as it is posed now (each part's skin, morph and matrix), seen by frame.camera
+   * ({ viewProjection, eye, light }: the C's camera, or the element's OrbitCamera.matrices()), with
+   * the shader scripts at frame.shaderTime: { width, height, pixels, missingFiles }. frame.width,
+   * height, supersample, background ([r, g, b, a]) and light ({ direction, intensity, ambient })
+   * override the scene's options (the element's canvas and attributes change between frames);
+   * Overlays: frame.lines, frame.depthLines and frame.wireframe as the element gives its WebGL
+   * renderer (overlayLines' top and depth segments, and the wireframe flag), else the scene's show.
+   */
+  drawPosed(frame) {
+    const { wasm, what } = this;
+    const { camera, shaderTime = 0 } = frame;
+    const width = frame.width ?? this.width;
+    const height = frame.height ?? this.height;
+    const supersample = frame.supersample ?? this.supersample;
+    const light = frame.light ?? this.light;
+    const view = { viewProjection: camera.viewProjection, light: light.direction ?? camera.light, ambient: light.ambient, intensity: light.intensity };
     const texture = this._heapTextures();
     const mem = wasm.arena(what);
-    let target = 0;
     try {
       const viewPtr = mem.records('iq_render_view', [view]);
       const surfacePtr = mem.alloc(wasm.sizeof('iq_render_surface'));
       const colorPtr = mem.alloc(16);
-      target = wasm.make('iq_wasm_render_target_new', [this.width, this.height, this.supersample, wasm.errorPtr], what);
-      wasm.array(Float32Array, colorPtr, 4).set(this.background);
+      // The target is kept for the next picture of the same size (an element draws every frame).
+      const size = `${width}x${height}x${supersample}`;
+      if (this._targetSize !== size) {
+        this._freeTarget();
+        this._target = wasm.make('iq_wasm_render_target_new', [width, height, supersample, wasm.errorPtr], what);
+        this._targetSize = size;
+      }
+      const target = this._target;
+      wasm.array(Float32Array, colorPtr, 4).set(frame.background ?? this.background);
       wasm.value('iq_wasm_render_clear', target, colorPtr);
       const drawSurface = (values) => {
         wasm.fill('iq_render_surface', surfacePtr, values);
@@ -309,10 +342,12 @@ class Scene {
         const at = mem.bytes(new Uint8Array(segments.buffer, segments.byteOffset, segments.byteLength));
         drawLines({ positions: at, colors: at + 12, stride: 6, vertexCount: segments.length / 6, segmentCount: segments.length / 12, depthTest });
       };
-      const overlays = this.show.size ? this._overlays(camera) : null;
+      const given = 'lines' in frame || 'depthLines' in frame;
+      const overlays = given ? { top: frame.lines, depth: frame.depthLines } : this.show.size ? this._overlays(camera) : null;
+      const wireframe = frame.wireframe ?? this.show.has('wireframe');
       drawSegments(overlays?.depth, 1);
       const scripted = [];
-      for (const part of this.content.parts) {
+      for (const part of frame.parts ?? this.content.parts) {
         const model = part.model;
         if (!model.vertexCount || !model.triangleCount) continue;
         const posed = posedVertices(part);
@@ -328,7 +363,7 @@ class Scene {
           if (part.shaders[i]) { scripted.push({ part, mesh, shader: part.shaders[i] }); return; }
           drawSurface({ ...base, indices: indices + mesh.firstTriangle * 12, triangleCount: mesh.triangleCount, texture: texture(part.textures[i]) });
         });
-        if (this.show.has('wireframe')) {
+        if (wireframe) {
           // Every triangle edge once over the part's shaded surfaces, depth-tested (the element's uFlat lines).
           if (!wireframeEdges.has(model)) wireframeEdges.set(model, triangleEdges(model.indices));
           const edges = wireframeEdges.get(model);
@@ -340,35 +375,40 @@ class Scene {
       }
       if (scripted.length) this._drawScripted(scripted, camera, view, shaderTime, texture, mem, drawSurface);
       drawSegments(overlays?.top, 0);
-      const out = mem.alloc(this.width * this.height * 4);
+      const out = mem.alloc(width * height * 4);
       wasm.value('iq_wasm_render_resolve', target, out);
-      return { width: this.width, height: this.height, pixels: wasm.copy(out, this.width * this.height * 4), missingFiles: [...this.missingFiles] };
+      return { width, height, pixels: wasm.copy(out, width * height * 4), missingFiles: [...this.missingFiles] };
     } finally {
-      if (target) wasm.value('iq_wasm_render_target_free', target);
       mem.free();
     }
   }
 
+  _freeTarget() {
+    if (this._target) this.wasm.value('iq_wasm_render_target_free', this._target);
+    this._target = 0;
+    this._targetSize = null;
+  }
+
   // Every image the parts draw with, in the heap once per scene (a mipmap chain for the filtered
   // ones, as the element's textures have): a function image -> iq_render_texture values.
+  // Images are added as they first appear (an element's skin change brings new ones).
   _heapTextures() {
     const { wasm } = this;
-    if (!this._textureMem) {
-      this._textureMem = wasm.arena(this.what);
-      this._textureAt = new Map();
-      for (const part of this.content.parts) {
-        for (const img of [...part.textures, ...part.shaders.flatMap((s) => (s ? Object.values(s.images) : []))]) {
-          if (!img || this._textureAt.has(img)) continue;
-          const nearest = img.crisp || (img.width <= 16 && img.height <= 16);
-          const bytes = nearest ? 0 : wasm.value('iq_wasm_render_mipmap_bytes', img.width, img.height);
-          if (bytes > 0) {
-            const chain = this._textureMem.alloc(bytes);
-            const source = this._textureMem.bytes(img.data);
-            wasm.call('iq_wasm_render_mipmaps', [source, img.width, img.height, chain], { message: `mipmaps of a ${img.width}x${img.height} image` });
-            this._textureAt.set(img, { data: chain, nearest: 0, mipmapped: 1 });
-          } else {
-            this._textureAt.set(img, { data: this._textureMem.bytes(img.data), nearest: 1, mipmapped: 0 });
-          }
+    this._textureMem ??= wasm.arena(this.what);
+    this._textureAt ??= new Map();
+    for (const part of this.content.parts) {
+      for (const img of [...part.textures, ...(part.shaders ?? []).flatMap((s) => (s ? Object.values(s.images) : []))]) {
+        if (!img || this._textureAt.has(img)) continue;
+        const rgba = this.options.rgba?.(img) ?? img; // options.rgba: { width, height, data } of an image that has no data (an ImageBitmap)
+        const nearest = img.crisp || (rgba.width <= 16 && rgba.height <= 16);
+        const bytes = nearest ? 0 : wasm.value('iq_wasm_render_mipmap_bytes', rgba.width, rgba.height);
+        if (bytes > 0) {
+          const chain = this._textureMem.alloc(bytes);
+          const source = this._textureMem.bytes(rgba.data);
+          wasm.call('iq_wasm_render_mipmaps', [source, rgba.width, rgba.height, chain], { message: `mipmaps of a ${rgba.width}x${rgba.height} image` });
+          this._textureAt.set(img, { data: chain, nearest: 0, mipmapped: 1 });
+        } else {
+          this._textureAt.set(img, { data: this._textureMem.bytes(rgba.data), nearest: 1, mipmapped: 0 });
         }
       }
     }
@@ -379,10 +419,12 @@ class Scene {
     };
   }
 
-  /** Frees the scene's textures in the heap. */
+  /** Frees the scene's textures and render target in the heap. */
   dispose() {
+    this._freeTarget();
     this._textureMem?.free();
     this._textureMem = null;
+    this._textureAt = null;
   }
 
   _camera(turn) {

@@ -48,6 +48,7 @@ export const ATTRIBUTES = [
   { name: 'animation-crossfade-duration', type: 'number', default: 300 },
   { name: 'q3-transition', type: 'switch' },
   { name: 'context', type: 'enum', values: ['own', 'shared'], default: null, page: false },
+  { name: 'renderer', type: 'enum', values: ['auto', 'webgl', 'software'], default: 'auto' },
   { name: 'base-url', type: 'string', page: false },
   { name: 'wasm', type: 'string', page: false },
   { name: 'fflate', type: 'string', page: false },

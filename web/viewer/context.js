@@ -31,7 +31,7 @@ export function releaseRenderer(viewer, renderer, bitmap) {
     shared?.users.delete(viewer);
   } else {
     renderer.dispose();
-    ownContexts--;
+    if (renderer.gl) ownContexts--; // not the software drawer's 2D canvas
   }
 }
 

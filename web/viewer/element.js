@@ -26,6 +26,10 @@ import { Ticker } from './ticker.js';
 // tools/build-viewer.mjs; bundlers split the literal import into a chunk).
 let controlsModule = null;
 const loadControls = () => (controlsModule ??= import('./ui.js').catch((err) => { controlsModule = null; throw err; }));
+// The software drawer (software.js, with the renderer and interquake.wasm) loads when an element
+// first needs it: `renderer="software"`, or no WebGL 2 (interquake-software.min.js in the one-file element).
+let softwareModule = null;
+const loadSoftware = () => (softwareModule ??= import('./software.js').catch((err) => { softwareModule = null; throw err; }));
 import { ViewerError, asError } from './errors.js';
 import { Stage, parseColor } from './stage.js';
 
@@ -77,7 +81,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._ticker.observe();
     this._resizeObserver = new ResizeObserver(() => this._invalidate());
     this._resizeObserver.observe(this);
-    this._detachCamera ??= attachCameraControls(this, this._canvas);
+    this._detachCamera ??= attachCameraControls(this, this._view.view); // the view: its canvas is replaced when the drawer changes
     if (!this.hasAttribute('role')) this.setAttribute('role', 'img'); // as model-viewer: one picture, named by alt
     this._applyAlt();
     this._applyControls();
@@ -95,8 +99,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._loading = null;
     this._disposeContent();
     this._releaseDownloads();
-    releaseRenderer(this, this._renderer, this._bitmap);
-    this._renderer = null;
+    this._releaseRenderer();
   }
 
   attributeChangedCallback(name, oldValue, value) {
@@ -123,6 +126,8 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   // ---- read-only state
 
   get loaded() { return Boolean(this._content); }
+  /** What draws: 'webgl', 'software' (docs/VIEWER.md, "Software drawing"), or null (nothing can, or not yet). */
+  get drawer() { return this._renderer?.drawer ?? null; }
   get format() { return this._content?.format ?? null; }
   get info() { return this._content?.info ?? null; }
   /** The animations' names, as model-viewer's availableAnimations. */
@@ -286,8 +291,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     this._ticker.stop();
     this._disposeContent();
     this._releaseDownloads();
-    releaseRenderer(this, this._renderer, this._bitmap);
-    this._renderer = null;
+    this._releaseRenderer();
     this._ui?.update(true);
   }
 
@@ -335,6 +339,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
   }
 
   async _library() {
+    await this._software; // a change of drawer picks the library first (software.js)
     if (!this._iqPromise) {
       const wasm = this.getAttribute('wasm') || undefined;
       this._iqPromise = init(wasm ? { wasm: new URL(wasm, document.baseURI) } : {});
@@ -348,8 +353,8 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
     const hold = new Hold(); // what this load downloads, kept while its content is shown
     try {
       if (!this._renderer) this._createRenderer();
-      if (this._rendererError) throw this._rendererError;
       const iq = await this._library();
+      if (this._rendererError) throw this._rendererError;
       // Only the newest load moves the bar: a superseded one still downloading must not.
       const onProgress = (p) => {
         if (ticket !== this._loadTicket) return;
@@ -371,7 +376,7 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
       this._emit('progress', { totalProgress: 1 });
       this._emit('load', {
         format: content.format, info: content.info, summary: content.info,
-        missingFiles: content.missingFiles, warnings: content.warnings,
+        missingFiles: content.missingFiles, warnings: content.warnings, drawer: this.drawer,
       });
       this._autoplay(); // after load: `play` never comes before `load`
     } catch (err) {
@@ -475,11 +480,24 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   // ---- drawing
 
-  _createRenderer() {
+  // WebGL 2, unless the `renderer` attribute or a failure of WebGL (reason) asks for the software
+  // drawer; once it has, software.js makes every choice of drawer.
+  _createRenderer(reason) {
+    if (reason || this._software || this.renderer == 'software') this._software = loadSoftware().then((m) => m.chooseDrawer(this, init, reason));
+    else if (!this._renderer) this._webgl();
+  }
+
+  _releaseRenderer() {
+    releaseRenderer(this, this._renderer, this._bitmap);
+    this._renderer = null;
+  }
+
+  _webgl() {
     try {
       ({ renderer: this._renderer, bitmap: this._bitmap } = acquireRenderer(this, this._canvas, this._bitmap));
       this._rendererError = null;
     } catch (err) {
+      if (this.renderer != 'webgl') return this._createRenderer('webgl2_unavailable');
       this._rendererError = new ViewerError(err.code || 'webgl2_unavailable', err.message);
       this._showMessage(this._rendererError);
       return;
@@ -603,6 +621,8 @@ export class InterquakeViewerElement extends (globalThis.HTMLElement ?? class {}
 
   // The browser took the WebGL context away: model-viewer reports it as an error of this type.
   _contextLost() {
+    // Not back in 3 s, or its rebuild failed (still lost): lost for good, drawn in software (software.js).
+    setTimeout(() => this._renderer?.lost && this.renderer != 'webgl' && this._createRenderer('context_lost'), 3e3);
     this._emit('context-lost');
     this._emit('error', {
       type: 'webglcontextlost', code: 'webgl2_unavailable',

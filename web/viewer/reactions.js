@@ -55,6 +55,9 @@ export function reactToAttribute(viewer, name, value) {
     case 'controls':
       viewer._applyControls();
       break;
+    case 'renderer':
+      if (viewer.isConnected) viewer._createRenderer();
+      break;
     case 'model':
       viewer._pickModel(value);
       break;

@@ -128,6 +128,7 @@ export class Renderer {
       throw error;
     }
     this.gl = gl;
+    this.drawer = 'webgl';
     this.lost = false;
     this._setup();
   }
@@ -159,9 +160,11 @@ export class Renderer {
 
   /** After webglcontextrestored: every GPU object is rebuilt on demand from the CPU copies. */
   restore() {
-    this.lost = false;
-    this._setup();
-    if (this.shaders) this.useShaders(this._shaderModule, this._shaderLibrary);
+    try {
+      this._setup();
+      if (this.shaders) this.useShaders(this._shaderModule, this._shaderLibrary);
+      this.lost = false;
+    } catch {} // the rebuild failed: still lost, so the element draws in software (software.js)
   }
 
   /**
