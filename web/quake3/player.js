@@ -12,8 +12,9 @@ import { parseAnimationConfig, parseSkin } from './text.js';
 import { isShaderScript, shaderLookup } from './shaders.js';
 import { IDENTITY, multiply } from '../core/mat4.js';
 import { TEAMS, findTeamSkins, findWeapons, headFolders, skinAttempts, skinCandidates, splitSkin, weaponFiles } from './resolve.js';
+import { q3Playhead } from './playhead.js';
 
-export { weaponFiles };
+export { weaponFiles, q3Playhead };
 
 const PARTS = ['lower', 'upper', 'head'];
 // What the lookup appends or swaps in, in Quake 3's order (.jpeg is only recognised).
@@ -112,26 +113,7 @@ function checkPartMagic(path, bytes) {
 
 const identity = () => IDENTITY.slice(); // a fresh matrix the caller may keep
 
-// -- The Quake 3 clock: the C answers (src/anim/iq_q3play.c, cgame's CG_RunLerpFrame)
-
-/**
- * The frames a part shows `time` seconds after `anim` (an animation.cfg entry) started, clamped
- * to the part's partFrames frames: { from, to, lerp } plus the C's duration, loops and finished.
- */
-export function q3Playhead(lib, anim, time, partFrames) {
-  const wasm = lib._wasm;
-  const at = wasm.scratchRecord('iq_q3_animation');
-  wasm.fill('iq_q3_animation', at, {
-    firstFrame: anim.firstFrame, frameCount: anim.frameCount, loopFrames: anim.loopFrames, fps: anim.fps,
-    frameLerp: anim.frameLerp, reversed: anim.reversed ? 1 : 0,
-  });
-  wasm.call('iq_wasm_q3_playhead', [at, time, partFrames, wasm.headPtr], { message: `time must be a finite number, got ${time}` });
-  const h = wasm.read('iq_playhead', wasm.headPtr);
-  return {
-    from: h.frameA, to: h.frameB, lerp: h.blend, position: h.position, duration: h.duration, loops: h.loops,
-    finished: h.finished !== 0,
-  };
-}
+// -- The Quake 3 clock: the C answers (src/anim/iq_q3play.c, cgame's CG_RunLerpFrame; q3Playhead in playhead.js)
 
 // One number for evaluate(): exact when the two frames are neighbours, else the nearer one.
 function fractionalFrame({ from, to, lerp }) {

@@ -6,7 +6,7 @@
 // never from which frames happened to be drawn: `finished` fires exactly once even when the tab
 // was hidden or the element off screen.
 
-import { q3Playhead } from '../quake3/player.js';
+import { q3Playhead } from '../quake3/playhead.js';
 
 export const LOOP_MODES = ['repeat', 'once', 'pingpong'];
 export const PLAYER_DEFAULT_ANIMATIONS = { legs: 'LEGS_IDLE', torso: 'TORSO_STAND' }; // what the game shows at rest

@@ -12,7 +12,7 @@ import { FileLoader, Group, Loader, Matrix4, Mesh, AnimationClip } from 'three';
 import { init, InterquakeError } from '../interquake.js';
 import { Track, playerAnimations } from '../scene/clock.js';
 import { decodeImage } from '../viewer/assets.js';
-import { q3Playhead } from '../quake3/player.js';
+import { q3Playhead } from '../quake3/playhead.js';
 import { textureFinder, playerFolderFiles } from './paths.js';
 import {
   zUpGroup, nodeName, sharedAttributes, modelGeometry, isSkinned, isMorphed, buildSkeleton, skinnedMeshes, skeletalClip,
