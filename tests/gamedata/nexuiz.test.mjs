@@ -1,7 +1,8 @@
 // Nexuiz 2.5.2 (Debian's nexuiz-data, data.pk3, read with iq.openArchive): every DPM and ZYM loads
 // with finite outputs and DPM frames fill the boxes the files store; a ZYM player plays its run in
 // three.js as in the library; every MDL (and the `.mdl`s that are MD3 inside) and every
-// `.framegroups` with its model loads with finite positions and normals over its frames.
+// `.framegroups` with its model loads with finite positions and normals over its frames; every
+// DarkPlaces `<model>_<N>.skin` is listed by iq.modelSkins with no warning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -91,4 +92,37 @@ test('every .framegroups loads with the model beside it: named clips inside its 
   console.log(`nexuiz: .framegroups by the format of their model: ${JSON.stringify(counts)}`);
   expectCount('nexuiz-data', '.framegroups beside an MD3', counts.md3 ?? 0, 3);
   expectCount('nexuiz-data', '.framegroups beside a DPM', counts.dpm ?? 0, 17);
+});
+
+test('DarkPlaces <model>_<N>.skin: every model with skins lists them with no warning; the CTF flag is red and blue', async () => {
+  const skinFiles = archive.files.filter((p) => /_\d+\.skin$/i.test(p));
+  const models = [...new Set(skinFiles.map((p) => p.replace(/_\d+\.skin$/i, '')))];
+  const byFormat = {};
+  let references = 0;
+  let unnamed = 0;
+  for (const path of models) {
+    assert.ok(archive.has(path), `${path}: the model its skins are named after`);
+    const model = iq.load(archive.read(path, { use: 'model' }), { name: path });
+    const files = new Map(skinFiles.filter((p) => p.toLowerCase().startsWith(`${path.toLowerCase()}_`)).map((p) => [p, archive.read(p, { use: 'skin' })]));
+    const skins = await iq.modelSkins(model, files, path);
+    (byFormat[model.format] ??= { models: 0, skins: 0 }).models++;
+    byFormat[model.format].skins += skins.length;
+    assert.deepEqual(skins.map((s) => s.name), skins.map((_, i) => String(i)), `${path}: skins by number, 0 first`);
+    for (const s of skins) {
+      assert.deepEqual(s.warnings, [], `${s.path}`);
+      assert.equal(s.textures.length, model.meshes.length, `${s.path}: one texture (or null) per mesh`);
+      references += s.textures.length;
+      unnamed += s.textures.filter((t) => t === null).length;
+    }
+    if (path === 'models/ctf/flags.md3') {
+      assert.deepEqual(skins.map((s) => s.textures[0]), ['textures/flags/flag_red', 'textures/flags/flag_blue']);
+    }
+    model.dispose();
+  }
+  console.log(`nexuiz: ${models.length} models with ${skinFiles.length} _N.skin files: ${JSON.stringify(byFormat)}; ` +
+    `${references} mesh textures, ${unnamed} meshes no skin names`);
+  expectCount('nexuiz-data', 'models with _N.skin files', models.length, 64);
+  expectCount('nexuiz-data', '_N.skin files', skinFiles.length, 122);
+  expectCount('nexuiz-data', 'MD3 models with _N.skin files', byFormat.md3?.models ?? 0, 19);
+  expectCount('nexuiz-data', 'their skins', byFormat.md3?.skins ?? 0, 53);
 });
