@@ -5,6 +5,8 @@
 #   ./build.sh native     native C tests and tools, with AddressSanitizer + UndefinedBehaviorSanitizer
 #   ./build.sh setup      install what the build and tests need (emscripten, chromium, npm packages)
 #   ./build.sh test       setup + build + every test (what `npm test` runs)
+#   ./build.sh gamedata   the tests against the games' own files (tests/gamedata/, npm run test:gamedata):
+#                         installs the Debian packages of tests/gamedata/packages.txt that are missing
 #   ./build.sh fuzz [--minutes N] [--only NAME]
 #                         a fuzzing campaign of about N minutes over every libFuzzer harness (or one),
 #                         on the committed seeds and the shared corpus (npm run fuzz -- --minutes N)
@@ -392,6 +394,43 @@ run_tests() {
   return $failed
 }
 
+# npm run test:gamedata: the checks against the games' own files, which `npm test` (and so CI) does
+# not install (hundreds of MB each): the Debian packages tests/gamedata/packages.txt names are
+# installed when a file they hold is missing (as root; otherwise the command says what to install
+# and fails), then each tests/gamedata/*.c runs as a sanitizer-built binary (build/native/gamedata_*)
+# and node --test runs tests/gamedata/*.test.mjs. A missing file there is a failure, never a skip.
+GAMEDATA=tests/gamedata
+ensure_gamedata() {
+  local missing=() pkg version path
+  while read -r pkg version path; do
+    case $pkg in ''|'#'*) continue ;; esac
+    [ -e "$path" ] || missing+=("$pkg")
+  done < "$GAMEDATA/packages.txt"
+  if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
+run_gamedata() {
+  ensure_gamedata
+  ensure_emcc
+  ensure_npm_packages
+  build_wasm
+  native_objects "$NATIVE_DIR/obj" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC
+  mapfile -t objs < <(objects_of "$NATIVE_DIR/obj" "${SOURCES[@]}")
+  local failed=0 t
+  for t in "$GAMEDATA"/*.c; do
+    local bin="$NATIVE_DIR/gamedata_$(basename "$t" .c)"
+    if stale "$bin" "$NATIVE_DIR/obj/.stamp" tests/c/*.h "$t" build.sh; then
+      log "cc $t (ASan+UBSan)"
+      cc "${CFLAGS_COMMON[@]}" "${SAN_FLAGS[@]}" -DIQI_TEST_ALLOC -Itests/c "$t" "${objs[@]}" -lm -o "$bin"
+    fi
+    log "$bin"
+    "$bin" || failed=1
+  done
+  log "node --test $GAMEDATA/"
+  node --test --test-reporter=spec "$GAMEDATA/" || failed=1
+  return $failed
+}
+
 size_report() {
   build_wasm
   local f
@@ -449,9 +488,10 @@ case "${1:-all}" in
   native) build_native ;;
   setup) ensure_test_tools ;;
   test) run_tests ;;
+  gamedata) run_gamedata ;;
   fuzz) shift; fuzz_campaign "$@" ;;
   coverage) ensure_test_tools; coverage_report ;;
   size) shift; size_report "$@" ;;
   web) ensure_npm_packages; build_wasm; build_demo; build_viewer_bundle; build_embedded ;;
-  *) echo "usage: $0 [all|wasm|native|setup|test|fuzz [--minutes N] [--only NAME]|coverage|size|web]" >&2; exit 2 ;;
+  *) echo "usage: $0 [all|wasm|native|setup|test|gamedata|fuzz [--minutes N] [--only NAME]|coverage|size|web]" >&2; exit 2 ;;
 esac

@@ -1,19 +1,15 @@
 /* Native tests of the MD5 reader (src/formats/iq_md5.c) under ASan/UBSan: the
  * hand-written fixtures against answers worked out on paper (in the fixtures'
  * comments and below), the .md5anim attached to its .md5mesh and posed, the
- * bad-input cases with their codes and lines, the weight rules, the real
- * Cube 2 and Red Eclipse files when their Debian packages are installed (Doom
- * 3's bind-pose rule: every weight of a vertex lands on the same point; each
- * anim's stored boxes hold its mesh), and the truncation, patch and memory
- * sweeps. Run from the repository root. */
+ * bad-input cases with their codes and lines, the weight rules, and the
+ * truncation, patch and memory sweeps. Run from the repository root. Cube 2's
+ * and Red Eclipse's own files: tests/gamedata/md5.c (npm run test:gamedata). */
 #include "check.h"
 #include "check_model.h"
 #include "load_helpers.h"
 #include "sweeps.h"
 #include "interquake.h"
-#include <dirent.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define FIXTURES "tests/fixtures/md5/"
 #define S 0.70710678f
@@ -25,36 +21,12 @@ static int same_rotation(const float *q, float x, float y, float z, float w) {
     float d = q[0] * x + q[1] * y + q[2] * z + q[3] * w;
     return fabsf(fabsf(d) - 1) < 1e-5f;
 }
-static int has_warning(const iq_model *m, iq_warning_code code, const char *text) {
-    for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
-        if (m->warnings[i].code == code && (!text || strstr(m->warnings[i].message, text))) return 1;
-    return 0;
-}
-
-static iq_model *load_named(const char *path, iq_error *err) {
-    size_t n;
-    unsigned char *d = iqt_read_file(path, &n);
-    if (!d) { CHECK(0, "cannot read %s", path); return NULL; }
-    iq_load_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.name = path;
-    iq_model *m = iq_load_memory(d, n, &opts, err);
-    free(d);
-    if (!m) {
-        char msg[400];
-        iq_format_error(msg, sizeof msg, err);
-        CHECK(0, "%s: %s", path, msg);
-        return NULL;
-    }
-    CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "%s invariants", path);
-    return m;
-}
 
 // -- The fixtures, on paper
 
 static void test_mesh_fixture(void) {
     iq_error err;
-    iq_model *m = load_named(FIXTURES "arm.md5mesh", &err);
+    iq_model *m = iqt_load_named(FIXTURES "arm.md5mesh", &err);
     if (!m) return;
     CHECK(m->format == IQ_FORMAT_MD5, "format %d", m->format);
     CHECK(m->vertex_count == 6 && m->triangle_count == 2 && m->mesh_count == 2 && m->joint_count == 3, "counts %u %u %u %u",
@@ -94,7 +66,7 @@ static void test_mesh_fixture(void) {
 
 static void test_anim_fixture(void) {
     iq_error err;
-    iq_model *a = load_named(FIXTURES "arm_wave.md5anim", &err);
+    iq_model *a = iqt_load_named(FIXTURES "arm_wave.md5anim", &err);
     if (!a) return;
     CHECK(a->format == IQ_FORMAT_MD5 && a->vertex_count == 0 && a->joint_count == 3 && a->frame_count == 3 &&
               a->animation_count == 1, "anim counts");
@@ -110,7 +82,7 @@ static void test_anim_fixture(void) {
     CHECK(near(a->frame_bounds[0].radius, sqrtf(6), 1e-5f) && near(a->frame_bounds[0].xy_radius, sqrtf(5), 1e-5f),
           "radii to the farthest corner");
 
-    iq_model *m = load_named(FIXTURES "arm.md5mesh", &err);
+    iq_model *m = iqt_load_named(FIXTURES "arm.md5mesh", &err);
     if (!m) { iq_free(a); return; }
     CHECK(iq_attach_animations(m, a, &err) == 0, "attach: %s", err.message);
     CHECK(m->frame_count == 3 && m->animation_count == 1 && !strcmp(m->animations[0].name, "arm_wave"), "attached");
@@ -154,14 +126,14 @@ static void test_weights(void) {
                   (m->blend_indices[3] == 2 || m->blend_indices[3] == 5) && near(m->blend_weights[0], 0.3f / 0.85f, 1e-6f) &&
                   near(m->blend_weights[3], 0.1f / 0.85f, 1e-6f),
               "the 4 largest: %u %u %u %u", m->blend_indices[0], m->blend_indices[1], m->blend_indices[2], m->blend_indices[3]);
-        CHECK(has_warning(m, IQ_WARNING_IGNORED_DATA, "more than 4 weights"), "warned");
+        CHECK(iqt_has_warning(m, IQ_WARNING_IGNORED_DATA, "more than 4 weights"), "warned");
         iq_free(m);
     }
     /* a vertex with no weight (Doom 3 refuses it; Cube 2 loads it): at the origin, on joint 0, warned */
     const char *none = "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\njoints {\n\"a\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
                        "mesh {\nshader \"s\"\nnumverts 1\nvert 0 ( 0 0 ) 0 0\nnumtris 0\nnumweights 0\n}\n";
     m = load_text(none, &err);
-    CHECK(m && check_model(m) == 0 && has_warning(m, IQ_WARNING_REPAIRED, "no positive weight"), "weightless vertex: %s",
+    CHECK(m && check_model(m) == 0 && iqt_has_warning(m, IQ_WARNING_REPAIRED, "no positive weight"), "weightless vertex: %s",
           m ? "" : err.message);
     iq_free(m);
     /* weights that place a vertex at two different points: loaded, warned, with the widest gap */
@@ -169,7 +141,7 @@ static void test_weights(void) {
                         "\"b\" 0 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\nshader \"s\"\nnumverts 1\nvert 0 ( 0 0 ) 0 2\nnumtris 0\n"
                         "numweights 2\nweight 0 0 0.5 ( 0 0 0 )\nweight 1 1 0.5 ( 2 0 0 )\n}\n";
     m = load_text(apart, &err);
-    CHECK(m && near3(m->positions, 1, 0, 0) && has_warning(m, IQ_WARNING_NONSTANDARD, "up to 1 units apart"), "weights apart: %s",
+    CHECK(m && near3(m->positions, 1, 0, 0) && iqt_has_warning(m, IQ_WARNING_NONSTANDARD, "up to 1 units apart"), "weights apart: %s",
           m && m->warning_count ? m->warnings[0].message : err.message);
     iq_free(m);
 }
@@ -256,7 +228,7 @@ static void test_lenient(void) {
         iq_error err;
         iq_model *m = load_text(cases[i].text, &err);
         CHECK(m && check_model(m) == 0 && check_evaluate(m) == 0, "%s: %s", cases[i].what, m ? "invariants" : err.message);
-        if (m) CHECK(has_warning(m, IQ_WARNING_NONSTANDARD, cases[i].warning), "%s: warned", cases[i].what);
+        if (m) CHECK(iqt_has_warning(m, IQ_WARNING_NONSTANDARD, cases[i].warning), "%s: warned", cases[i].what);
         iq_free(m);
     }
     /* parentheses glued to numbers, as Doom 3's lexer splits them */
@@ -267,122 +239,12 @@ static void test_lenient(void) {
     iq_free(m);
 }
 
-// -- Real files (Debian's cube2-data and redeclipse-data, when installed)
-
-typedef struct real_stats { uint32_t meshes, anims, failed, multi_weight_vertices; } real_stats;
-
-/* The anims' stored boxes, checked apart from the reader: the mesh posed at
- * each frame of an anim beside it, against that frame's box. Red Eclipse's
- * exporters measured the whole scene (boxes larger than the mesh), wrote none
- * (all zero) or scrambled them (a minimum above the maximum, an axis shifted),
- * so the frames are counted: one that fits the box within 1% on every side
- * can only come from posing as the exporter did (a wrong rotation convention
- * fits none), and the test asserts that such frames exist. */
-typedef struct box_stats { uint32_t tight, loose, outside, empty; } box_stats;
-
-static void check_boxes(const char *anim_path, iq_model *mesh, box_stats *bs) {
-    iq_error err;
-    size_t n;
-    unsigned char *d = iqt_read_file(anim_path, &n);
-    if (!d) return;
-    iq_model *a = iq_load_memory(d, n, NULL, &err);
-    free(d);
-    if (!a) return;
-    uint32_t first = mesh->frame_count;
-    if (iq_attach_animations(mesh, a, &err) == 0 && mesh->vertex_count) {
-        for (uint32_t f = 0; f < a->frame_count; f++) {
-            const iq_bounds *b = &a->frame_bounds[f];
-            float size = 0;
-            for (int k = 0; k < 3; k++) size = fmaxf(size, b->max[k] - b->min[k]);
-            if (!(size > 0)) { bs->empty++; continue; }
-            iq_evaluate(mesh, (float)(first + f));
-            float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
-            for (uint32_t v = 0; v < mesh->vertex_count; v++)
-                for (int k = 0; k < 3; k++) {
-                    float p = mesh->instance->skinned_positions[3 * v + k];
-                    if (p < lo[k]) lo[k] = p;
-                    if (p > hi[k]) hi[k] = p;
-                }
-            float tol = 0.01f * size + 1e-4f;
-            int inside = 1, tight = 1;
-            for (int k = 0; k < 3; k++) {
-                inside &= lo[k] >= b->min[k] - tol && hi[k] <= b->max[k] + tol;
-                tight &= near(lo[k], b->min[k], tol) && near(hi[k], b->max[k], tol);
-            }
-            if (tight) bs->tight++;
-            else if (inside) bs->loose++;
-            else bs->outside++;
-        }
-    }
-    iq_free(a);
-}
-
-static void walk(const char *dir, real_stats *st, box_stats *bs, int depth) {
-    DIR *dh = opendir(dir);
-    if (!dh || depth > 8) { if (dh) closedir(dh); return; }
-    struct dirent *e;
-    char path[1024];
-    while ((e = readdir(dh))) {
-        if (e->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat sb;
-        if (stat(path, &sb) != 0) continue;
-        if (S_ISDIR(sb.st_mode)) { walk(path, st, bs, depth + 1); continue; }
-        size_t len = strlen(path);
-        int is_mesh = len > 8 && !strcmp(path + len - 8, ".md5mesh"), is_anim = len > 8 && !strcmp(path + len - 8, ".md5anim");
-        if (!is_mesh && !is_anim) continue;
-        iq_error err;
-        iq_model *m = load_named(path, &err);
-        if (!m) { st->failed++; continue; }
-        if (is_anim) { st->anims++; iq_free(m); continue; }
-        st->meshes++;
-        /* every weight of a vertex on the same point: no spread warning */
-        CHECK(!has_warning(m, IQ_WARNING_NONSTANDARD, "units apart"), "%s: weights disagree", path);
-        /* the anims beside a mesh with the same joints: their boxes hold it */
-        DIR *sib = opendir(dir);
-        struct dirent *s;
-        while (sib && (s = readdir(sib))) {
-            size_t sl = strlen(s->d_name);
-            if (sl <= 8 || strcmp(s->d_name + sl - 8, ".md5anim")) continue;
-            char ap[1024];
-            snprintf(ap, sizeof ap, "%s/%s", dir, s->d_name);
-            check_boxes(ap, m, bs);
-        }
-        if (sib) closedir(sib);
-        iq_free(m);
-    }
-    closedir(dh);
-}
-
-static void test_real_files(void) {
-    const char *roots[] = {"/usr/share/games/cube2", "/usr/share/games/redeclipse"};
-    box_stats all = {0};
-    for (int i = 0; i < 2; i++) {
-        real_stats st = {0};
-        box_stats bs = {0};
-        walk(roots[i], &st, &bs, 0);
-        if (!st.meshes && !st.anims && !st.failed) printf("test_md5: %s not installed; its MD5 files were not checked\n", roots[i]);
-        else
-            printf("test_md5: %s: %u md5mesh and %u md5anim files loaded, %u failed; posed at the frames of the anims beside "
-                   "them: %u fit the file's box, %u inside a larger box, %u outside it, %u frames with no box\n",
-                   roots[i], st.meshes, st.anims, st.failed, bs.tight, bs.loose, bs.outside, bs.empty);
-        all.tight += bs.tight;
-        all.outside += bs.outside;
-        CHECK(st.failed == 0, "%s: %u files failed", roots[i], st.failed);
-    }
-    /* Cube 2's ffflag stores its boxes before its root's turn (all 120 frames
-     * lie outside); most Red Eclipse frames fit. */
-    if (all.tight + all.outside > 100)
-        CHECK(all.tight * 4 > all.outside, "%u frames fit their box, %u lie outside it", all.tight, all.outside);
-}
-
 int main(void) {
     test_mesh_fixture();
     test_anim_fixture();
     test_weights();
     test_bad_input();
     test_lenient();
-    test_real_files();
     iqt_truncation_sweep(FIXTURES "arm.md5mesh", 1, 1, NULL);
     iqt_truncation_sweep(FIXTURES "arm_wave.md5anim", 1, 1, NULL);
     iqt_patch_sweep(FIXTURES "arm.md5mesh", 0, (size_t)-1, NULL);

@@ -1,16 +1,14 @@
 // MD5 through the JS API: the hand-written fixtures against answers worked out on paper, Doom 3's
 // bind pose computed apart from the library (tests/js/lib/md5-reference.mjs), the .md5anim named
 // after its file and attached to the .md5mesh, round trips through writeIQM and writeGLB (three.js's
-// AnimationMixer within 1e-4, the Khronos validator), errors with lines; and, when Debian's
-// cube2-data / redeclipse-data are installed, every MD5 file they ship.
+// AnimationMixer within 1e-4, the Khronos validator), errors with lines. Cube 2's and Red Eclipse's
+// own MD5 files are checked by `npm run test:gamedata` (tests/gamedata/md5.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
-import validator from 'gltf-validator';
+import { readFileSync } from 'node:fs';
 import { init, InterquakeError } from 'interquake';
 import { doomBindPositions } from '../lib/md5-reference.mjs';
-import { parseGLB, mixerOf, worldPositions, maxDifference } from '../lib/gltf-three.mjs';
+import { expectValidGLB, expectMixerMatches } from '../lib/mixer-match.mjs';
 
 const iq = await init();
 const FIXTURES = new URL('../../fixtures/md5/', import.meta.url);
@@ -90,28 +88,10 @@ test('md5: writeIQM plays the same, writeGLB passes the validator and three.js p
   }
   back.dispose();
   const { glb } = await iq.writeGLB(m);
-  const report = await validator.validateBytes(glb);
-  assert.equal(report.issues.numErrors + report.issues.numWarnings, 0, JSON.stringify(report.issues.messages.slice(0, 3)));
-  await expectMixerMatches(m, glb, 'arm_wave');
+  await expectValidGLB(glb);
+  await expectMixerMatches(iq, m, glb, 'arm_wave');
   m.dispose();
 });
-
-async function expectMixerMatches(model, glb, clipName) {
-  const gltf = await parseGLB(glb);
-  const mixer = mixerOf(gltf);
-  const a = model.animations[model.findAnimation(clipName)];
-  mixer.play(clipName, { loop: a.loop });
-  const mesh = gltf.scene.getObjectByProperty('isSkinnedMesh', true);
-  const size = Math.max(1, model.bounds.radius);
-  const fps = a.framerate || iq.defaultFramerate;
-  const last = (a.frameCount - 1) / fps;
-  for (const t of [0, 0.5 / fps, 1 / fps, last / 2 + 0.013, last]) {
-    mixer.at(t);
-    const ours = model.sample(clipName, t, { rotation: 'slerp' }).positions;
-    const d = maxDifference(worldPositions(mesh), ours);
-    assert.ok(d < 1e-4 * size, `${clipName} at ${t}: off by ${d} (size ${size})`);
-  }
-}
 
 test('md5: bad files throw InterquakeError with the file, code, line and column', () => {
   const bad = 'MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 1\njoints {\n"a" -1 ( 0 x 0 ) ( 0 0 0 )\n}\n';
@@ -119,47 +99,4 @@ test('md5: bad files throw InterquakeError with the file, code, line and column'
     e.code === 'syntax' && e.line === 6 && e.column === 12 && /bad\.md5mesh/.test(e.message) && /'x' is not a number/.test(e.message));
   const v11 = 'MD5Version 11\ncommandline ""\nnumJoints 1\n';
   assert.throws(() => iq.load(new TextEncoder().encode(v11)), (e) => e.code === 'bad_version' && e.line === 1);
-});
-
-// -- Real files (Debian's cube2-data and redeclipse-data), when installed
-
-const ROOTS = ['/usr/share/games/cube2', '/usr/share/games/redeclipse'];
-function* md5Files(dir) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* md5Files(path);
-    else if (/\.md5(mesh|anim)$/.test(name)) yield path;
-  }
-}
-
-test('real files: every installed MD5 file loads with finite outputs; meshes match Doom 3\'s bind pose', { skip: !ROOTS.some(existsSync) && 'cube2-data / redeclipse-data not installed' }, () => {
-  for (const root of ROOTS.filter(existsSync)) {
-    let meshes = 0;
-    let anims = 0;
-    for (const path of md5Files(root)) {
-      const bytes = readFileSync(path);
-      const m = iq.load(bytes, { name: path });
-      const out = m.evaluate(m.frameCount ? m.frameCount / 2 : 0);
-      assert.ok((out.positions ?? []).every(Number.isFinite) && m.skinMatrices.every(Number.isFinite), `${path}: finite`);
-      if (path.endsWith('.md5mesh')) {
-        meshes++;
-        const doom = doomBindPositions(bytes.toString('latin1'));
-        const size = Math.max(1, m.bounds.radius);
-        for (let i = 0; i < doom.length; i++) near(m.positions[i], doom[i], 1e-4 * size, `${path} component ${i}`);
-      } else anims++;
-      m.dispose();
-    }
-    console.log(`md5: ${root}: ${meshes} md5mesh and ${anims} md5anim files loaded`);
-  }
-});
-
-test('real files: the Red Eclipse drone with its walk plays the same in three.js', { skip: !existsSync('/usr/share/games/redeclipse/data/actors/drone') && 'redeclipse-data not installed' }, async () => {
-  const dir = '/usr/share/games/redeclipse/data/actors/drone/';
-  const m = iq.load(readFileSync(dir + 'mesh.md5mesh'), { name: 'mesh.md5mesh' });
-  const anim = iq.load(readFileSync(dir + 'forward.md5anim'), { name: 'forward.md5anim' });
-  m.attachAnimations(anim);
-  anim.dispose();
-  const { glb } = await iq.writeGLB(m);
-  await expectMixerMatches(m, glb, 'forward');
-  m.dispose();
 });
