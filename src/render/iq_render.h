@@ -1,8 +1,9 @@
 /* The software renderer (docs/RENDER.md): draws posed surfaces into an RGBA
  * picture the way the element's WebGL renderer does (web/viewer/renderer.js,
- * shaderdraw.js), without a GPU. Callers pose the model (the animator), place
- * the camera (iq_render_camera), then draw each surface into a target and
- * resolve it to 8-bit RGBA.
+ * shaderdraw.js), without a GPU. Callers pose the model (the animator), give
+ * a view-projection matrix (web/scene/camera.js, the element's orbit camera,
+ * computes it), then draw each surface into a target and resolve it to 8-bit
+ * RGBA.
  *
  * What it does: clipping to the near and far planes, back-face culling with
  * clockwise front faces (Quake's and IQM's winding), a depth buffer (LEQUAL or
@@ -120,31 +121,6 @@ void iq_render_resolve(const iq_render_target *target, uint8_t *rgba);
 /* Triangles and line segments drawn and skipped (culled, clipped away, not finite) since the
  * target was made. */
 void iq_render_counts(const iq_render_target *target, uint64_t *drawn, uint64_t *skipped);
-
-/* -- The orbit camera (the element's web/viewer/camera.js, the same numbers). */
-typedef struct iq_render_camera_spec {
-    float bounds_min[3], bounds_max[3]; /* what to frame; unusable bounds frame the unit box */
-    float theta;              /* around Z from +X, radians; NaN: auto (35 degrees) */
-    float phi;                /* from the +Z pole, radians; NaN: auto (78 degrees) */
-    uint32_t radius_mode;     /* 0 auto, 1 a fraction of the auto distance, 2 a distance */
-    float radius;
-    float target[3];          /* each NaN: auto (the bounds' centre) */
-    float fov;                /* vertical field of view, radians (0 < fov < pi) */
-    float aspect;             /* width / height */
-} iq_render_camera_spec;
-
-typedef struct iq_render_camera {
-    float view_projection[16], view[16], projection[16];
-    float eye[3], target[3];
-    float light[3];           /* the default key light: over the viewer's shoulder */
-    float forward[3], left[3], up[3]; /* the view's axes, world space (Quake 3's names) */
-    float distance, near_plane, far_plane;
-    float fit_radius;         /* the framed box's half diagonal (at least 1e-3): the overlays' scale */
-} iq_render_camera;
-
-/* Places the camera. Returns 1, or 0 with 'invalid_argument' (a field of view
- * outside 0..pi, an aspect or radius that is not a positive finite number). */
-iq_error_code iq_render_camera_compute(const iq_render_camera_spec *spec, iq_render_camera *out, iq_error *error);
 
 #ifdef __cplusplus
 }

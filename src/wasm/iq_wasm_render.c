@@ -16,9 +16,6 @@ IQ_EXPORT uint32_t iq_wasm_render_draw(iq_render_target *target, const iq_render
     return (uint32_t)iq_render_draw(target, view, surface, err);
 }
 IQ_EXPORT void iq_wasm_render_resolve(const iq_render_target *target, uint8_t *rgba) { iq_render_resolve(target, rgba); }
-IQ_EXPORT uint32_t iq_wasm_render_camera(const iq_render_camera_spec *spec, iq_render_camera *out, iq_error *err) {
-    return (uint32_t)iq_render_camera_compute(spec, out, err);
-}
 IQ_EXPORT double iq_wasm_render_mipmap_bytes(uint32_t width, uint32_t height) {
     return (double)iq_render_mipmap_bytes(width, height);
 }

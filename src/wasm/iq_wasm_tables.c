@@ -241,15 +241,6 @@ static const iq_wasm_field layout[] = {
     A(iq_render_lines, matrix, matrix, F32) A(iq_render_lines, color, color, F32) F(iq_render_lines, depthTest, depth_test, U32)
     REC(iq_render_view) A(iq_render_view, viewProjection, view_projection, F32) A(iq_render_view, light, light, F32)
     F(iq_render_view, ambient, ambient, F32) F(iq_render_view, intensity, intensity, F32)
-    REC(iq_render_camera_spec) A(iq_render_camera_spec, boundsMin, bounds_min, F32) A(iq_render_camera_spec, boundsMax, bounds_max, F32)
-    F(iq_render_camera_spec, theta, theta, F32) F(iq_render_camera_spec, phi, phi, F32)
-    F(iq_render_camera_spec, radiusMode, radius_mode, U32) F(iq_render_camera_spec, radius, radius, F32)
-    A(iq_render_camera_spec, target, target, F32) F(iq_render_camera_spec, fov, fov, F32) F(iq_render_camera_spec, aspect, aspect, F32)
-    REC(iq_render_camera) A(iq_render_camera, viewProjection, view_projection, F32) A(iq_render_camera, view, view, F32)
-    A(iq_render_camera, projection, projection, F32) A(iq_render_camera, eye, eye, F32) A(iq_render_camera, target, target, F32)
-    A(iq_render_camera, light, light, F32) A(iq_render_camera, forward, forward, F32) A(iq_render_camera, left, left, F32)
-    A(iq_render_camera, up, up, F32) F(iq_render_camera, distance, distance, F32) F(iq_render_camera, near, near_plane, F32)
-    F(iq_render_camera, far, far_plane, F32) F(iq_render_camera, fitRadius, fit_radius, F32)
 #endif
 };
 #undef REC

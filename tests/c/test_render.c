@@ -346,9 +346,7 @@ static void test_light(void) {
 /* A floor receding from a perspective camera: its texture's halfway line (t = 0.5, at world
  * z = -3 between -2 and -4) lands where the projection puts that point, not half way down. */
 static void test_perspective(void) {
-    iq_render_camera_spec spec;
-    memset(&spec, 0, sizeof spec);
-    /* Use a plain projection instead: f = 1, near 1, far 10, looking down -z. */
+    /* A plain projection: f = 1, near 1, far 10, looking down -z. */
     float proj[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -11.0f / 9, -1, 0, 0, -20.0f / 9, 0};
     iq_render_view view = flat_view();
     memcpy(view.view_projection, proj, sizeof proj);
@@ -376,48 +374,6 @@ static void test_perspective(void) {
     CHECK(change == 133, "t = 0.5 at row %d, expected 133", change);
     free(px);
     iq_render_target_free(t);
-}
-
-static void test_camera(void) {
-    iq_render_camera_spec spec = {{-1, -1, -1}, {1, 1, 1}, 0, (float)(M_PI / 2), 0, 0, {NAN, NAN, NAN}, (float)(M_PI / 6), 1};
-    iq_render_camera cam;
-    CHECK(iq_render_camera_compute(&spec, &cam, NULL) == IQ_ERROR_NONE, "camera");
-    /* camera.js's autoDistance() for the cube seen level (pitch 0) at 30 degrees, aspect 1: the
-     * nearest distance with every corner 8% inside the view's edges, from 16 yaws round Z. Level,
-     * a corner's height is +-1 and its depth and sideways offset are its x, y turned by the yaw. */
-    double d = 0, t = tan(M_PI / 12) * 0.92;
-    for (int i = 0; i < 16; i++) {
-        double a = i * M_PI / 8;
-        for (int c = 0; c < 4; c++) {
-            double qx = c & 1 ? 1 : -1, qy = c & 2 ? 1 : -1;
-            double depth = qx * cos(a) + qy * sin(a), side = fabs(-qx * sin(a) + qy * cos(a));
-            d = fmax(d, fmax(depth + 1 / t, depth + side / t));
-        }
-    }
-    CHECK(fabs(cam.eye[0] - d) < 1e-4 && fabs(cam.eye[1]) < 1e-5 && fabs(cam.eye[2]) < 1e-4, "eye %g %g %g, expected %g 0 0",
-          cam.eye[0], cam.eye[1], cam.eye[2], d);
-    CHECK(fabs(cam.forward[0] + 1) < 1e-6, "looking down -X");
-    /* The target projects to the centre of the picture. */
-    const float *m = cam.view_projection;
-    float w = m[15], x = m[12] / w, y = m[13] / w;
-    CHECK(fabs(x) < 1e-6 && fabs(y) < 1e-6, "centre");
-    /* A percentage radius and an absolute one. */
-    spec.radius_mode = 1; spec.radius = 2;
-    iq_render_camera_compute(&spec, &cam, NULL);
-    CHECK(fabs(cam.distance - 2 * d) < 1e-3, "200%%");
-    spec.radius_mode = 2; spec.radius = 7;
-    iq_render_camera_compute(&spec, &cam, NULL);
-    CHECK(fabs(cam.distance - 7) < 1e-6, "7m");
-    /* Unusable bounds frame the unit box; bad arguments fail. */
-    spec.radius_mode = 0;
-    spec.bounds_max[0] = INFINITY;
-    iq_render_camera_compute(&spec, &cam, NULL);
-    CHECK(fabs(cam.distance - d) < 1e-3, "unit box");
-    iq_error e;
-    spec.fov = 0;
-    CHECK(iq_render_camera_compute(&spec, &cam, &e) != IQ_ERROR_NONE && e.code == IQ_ERROR_INVALID_ARGUMENT, "fov 0");
-    spec.fov = 1; spec.aspect = NAN;
-    CHECK(iq_render_camera_compute(&spec, &cam, &e) != IQ_ERROR_NONE && e.code == IQ_ERROR_INVALID_ARGUMENT, "aspect NaN");
 }
 
 static void test_bad_arguments(void) {
@@ -759,7 +715,6 @@ int main(void) {
     test_supersampling_and_background();
     test_light();
     test_perspective();
-    test_camera();
     test_bad_arguments();
     test_lines();
     test_line_depth();

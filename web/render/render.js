@@ -4,14 +4,14 @@
 // What the element decides is taken from the scene modules the element itself runs (web/scene/),
 // so both agree by construction: the animations and their clocks (clock.js: which animation plays,
 // the C's frame for a time or a frame number, poseContent), the framing over the animation
-// (framing.js), the attribute syntax (camera.js, light.js). The camera's maths and all the drawing
-// are the C's (iq_render_camera_compute, iq_render_draw).
+// (framing.js), the orbit camera and the attribute syntax (camera.js, light.js). All the drawing is
+// the C's (iq_render_draw, iq_render_draw_lines).
 
 import { InterquakeError } from '../core/wasm.js';
 import { IDENTITY, affineInverse, transformW, normalizeOrUp } from '../core/mat4.js';
 import { modelAnimations, playerAnimations, naturalLoop, poseContent, Track, PLAYER_DEFAULT_ANIMATIONS } from '../scene/clock.js';
 import { drawnBounds, sane } from '../scene/framing.js';
-import { parseOrbit, parseTarget, parseFieldOfView, DEG } from '../scene/camera.js';
+import { OrbitCamera, parseOrbit, parseTarget, parseFieldOfView, DEG, DEFAULT_YAW } from '../scene/camera.js';
 import { parseLightDirection, DEFAULT_LIGHT, DEFAULT_BACKGROUND, placeholderImage } from '../scene/light.js';
 import { shaderEnv, evaluateStage, stageColors, stageTexcoords, deformVertices, autospriteVertices } from '../quake3/shaders.js';
 import { overlayLines, triangleEdges, SHOW_FLAGS, WIREFRAME_COLOR } from '../scene/overlays.js';
@@ -427,17 +427,18 @@ export class Scene {
     this._textureAt = null;
   }
 
+  // The element's orbit camera (web/scene/camera.js, the same object the element moves), framed
+  // over the animation's box and placed by camera-orbit and camera-target; `turn` degrees round Z
+  // from the orbit's angle for turntables. { viewProjection, eye, light, axes, fitRadius }.
   _camera(turn) {
-    const { wasm } = this;
     const o = this.orbit;
-    const theta = o.theta === null ? (turn ? 35 * DEG + turn * DEG : NaN) : o.theta + turn * DEG;
-    const r = o.radius;
-    const spec = {
-      boundsMin: this.bounds.min, boundsMax: this.bounds.max, theta, phi: o.phi ?? NaN,
-      radiusMode: !r ? 0 : r.percent ? 1 : 2, radius: r ? r.value : 0,
-      target: this.target.map((v) => v ?? NaN), fov: this.fov, aspect: this.width / this.height,
-    };
-    return cameraOf(wasm, spec, this.what);
+    const camera = new OrbitCamera();
+    camera.fov = this.fov;
+    camera.aspect = this.width / this.height;
+    camera.orbit = { ...o, theta: o.theta === null && !turn ? null : (o.theta ?? DEFAULT_YAW) + turn * DEG };
+    camera.targetSpec = this.target;
+    camera.fit(this.bounds);
+    return { ...camera.matrices(camera.aspect), fitRadius: camera.fitRadius };
   }
 
   // The element's overlay lines for the flags in show (overlayLines, as the element calls it: the
@@ -496,7 +497,7 @@ export class Scene {
         normals = range(normals, 3);
         st = range(st, 2);
         vertexColors = vertexColors && range(vertexColors, 4);
-        const axes = [camera.forward, camera.left, camera.up].map((a) => normalizeOrUp(transformW(inverse, a, 0)));
+        const axes = [camera.axes.forward, camera.axes.left, camera.axes.up].map((a) => normalizeOrUp(transformW(inverse, a, 0)));
         indices = autospriteVertices(iq, sprite, axes, { positions, normals, texcoords: st, colors: vertexColors, indices: indices.map((i) => i - lo) });
       }
       const offset = block.flags.includes('polygonOffset') ? { offsetFactor: -1, offsetUnits: -2 } : {};
@@ -521,14 +522,6 @@ export class Scene {
       }
     }
   }
-}
-
-/** The C's orbit camera for a spec record: { viewProjection, eye, light, ... }. */
-export function cameraOf(wasm, spec, what = 'camera') {
-  return wasm.withRecord('iq_render_camera_spec', spec, (specPtr) => wasm.withRecord('iq_render_camera', null, (out) => {
-    wasm.call('iq_wasm_render_camera', [specPtr, out, wasm.errorPtr], { file: what });
-    return wasm.read('iq_render_camera', out);
-  }));
 }
 
 // What to draw: one model, or a player's parts (the muzzle flash left out, as the element does).

@@ -7,7 +7,7 @@ import { sane } from './framing.js';
 
 export const DEG = Math.PI / 180;
 export const DEFAULT_FOV = 35 * DEG;
-const DEFAULT_YAW = 35 * DEG;
+export const DEFAULT_YAW = 35 * DEG;
 const DEFAULT_PITCH = 12 * DEG;
 const AUTO_ROTATE_DELAY_MS = 3000; // after the user moved the camera
 const AUTO_ROTATE_PER_SECOND = 30 * DEG;

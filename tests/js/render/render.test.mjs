@@ -11,7 +11,6 @@ import { buildIQM } from '../lib/iqm-build.mjs';
 import { buildMD3 } from '../lib/md3-build.mjs';
 import { gameFiles } from '../lib/q3-corpus.mjs';
 import { OrbitCamera, parseOrbit, DEG } from '../../../web/scene/camera.js';
-import { cameraOf } from '../../../web/render/render.js';
 import { decodePNG } from '../../../web/core/images.js';
 import { openTarget } from '../../../bin/cli/targets.mjs';
 
@@ -108,31 +107,43 @@ test('a JPEG texture (found for a .tga name, as the games look it up) is decoded
   model.dispose();
 });
 
-test('the C\'s camera gives the element\'s numbers (OrbitCamera)', () => {
-  const cases = [
-    { bounds: { min: [-1, -2, 0], max: [3, 2, 5] }, orbit: 'auto auto auto', fov: 35 * DEG, aspect: 1 },
-    { bounds: { min: [-10, -10, -30], max: [10, 10, 40] }, orbit: '45deg 60deg 120%', fov: 50 * DEG, aspect: 16 / 9 },
-    { bounds: { min: [0, 0, 0], max: [0.01, 0.01, 0.01] }, orbit: '-30deg 100deg 3m', fov: 20 * DEG, aspect: 0.5 },
-    { bounds: { min: [-1, -1, -1], max: [1e30, 1, 1] }, orbit: '200deg auto auto', fov: 35 * DEG, aspect: 1.3 },
-  ];
-  for (const c of cases) {
+test('the picture is seen by the element\'s own orbit camera (web/scene/camera.js): where it projects the square, the square is drawn', async () => {
+  const model = square();
+  for (const [orbit, fov, w, h] of [['30deg 70deg auto', 35, 120, 90], ['200deg 100deg 150%', 50, 80, 120], ['-45deg 20deg 40m', 20, 100, 100]]) {
     const camera = new OrbitCamera();
-    camera.fov = c.fov;
-    camera.orbit = parseOrbit(c.orbit);
-    camera.fit(c.bounds);
-    const js = camera.matrices(c.aspect);
-    const o = camera.orbit;
-    const r = o.radius;
-    const C = cameraOf(iq._wasm, {
-      boundsMin: c.bounds.min, boundsMax: c.bounds.max, theta: o.theta ?? NaN, phi: o.phi ?? NaN,
-      radiusMode: !r ? 0 : r.percent ? 1 : 2, radius: r ? r.value : 0, target: [NaN, NaN, NaN], fov: c.fov, aspect: c.aspect,
-    });
-    const scale = Math.max(...js.viewProjection.map(Math.abs));
-    js.viewProjection.forEach((v, i) => assert.ok(Math.abs(v - C.viewProjection[i]) <= 2e-6 * scale, `${c.orbit}: viewProjection[${i}] ${v} vs ${C.viewProjection[i]}`));
-    js.eye.forEach((v, i) => assert.ok(Math.abs(v - C.eye[i]) <= 1e-5 * Math.max(1, Math.abs(v)), `${c.orbit}: eye`));
-    js.light.forEach((v, i) => assert.ok(Math.abs(v - C.light[i]) < 1e-6, `${c.orbit}: light`));
-    js.axes.forward.forEach((v, i) => assert.ok(Math.abs(v - C.forward[i]) < 1e-6, `${c.orbit}: forward`));
+    camera.fov = fov * DEG;
+    camera.aspect = w / h;
+    camera.orbit = parseOrbit(orbit);
+    camera.fit({ min: [0, -5, -5], max: [0, 5, 5] }); // the square's box, as framing finds it (one frame)
+    const m = camera.matrices(w / h).viewProjection;
+    const project = ([x, y, z]) => {
+      const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
+      return [((m[0] * x + m[4] * y + m[8] * z + m[12]) / cw * 0.5 + 0.5) * w, (0.5 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / cw * 0.5) * h];
+    };
+    const corners = [[0, -5, -5], [0, -5, 5], [0, 5, 5], [0, 5, -5]].map(project);
+    const img = await iq.render(model, { width: w, height: h, cameraOrbit: orbit, fieldOfView: `${fov}deg`, background: 'transparent', supersample: 1 });
+    const xs = corners.map((c) => c[0]);
+    const ys = corners.map((c) => c[1]);
+    let outside = 0;
+    let drawn = 0;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        if (!img.pixels[(y * w + x) * 4 + 3]) continue;
+        drawn++;
+        if (x + 0.5 < Math.min(...xs) - 1 || x + 0.5 > Math.max(...xs) + 1 || y + 0.5 < Math.min(...ys) - 1 || y + 0.5 > Math.max(...ys) + 1) outside++;
+      }
+    }
+    const [cx, cy] = project([0, 0, 0]);
+    const front = Math.cos(camera.yaw) * Math.cos(camera.pitch) > 0; // the +X face toward the eye: drawn, else culled
+    assert.equal(outside, 0, `${orbit}: every drawn pixel inside the projected square`);
+    if (front) assert.equal(at(img, Math.floor(cx), Math.floor(cy))[3], 255, `${orbit}: the square's centre is drawn`);
+    else assert.equal(drawn, 0, `${orbit}: the back face is culled`);
   }
+  // A turntable's frame i is the orbit turned by 360 i / n degrees round Z.
+  const turn = await iq.renderAnimation(model, { width: 40, height: 40, frames: 4, turntable: true, background: 'transparent' });
+  const quarter = await iq.render(model, { width: 40, height: 40, cameraOrbit: `${35 + 90}deg auto auto`, background: 'transparent' });
+  assert.deepEqual(turn.frames[1].pixels, quarter.pixels);
+  model.dispose();
 });
 
 test('every corpus model renders, framed: something drawn, background around it', async () => {
