@@ -238,7 +238,8 @@ test('autosprite, autosprite2 and polygonOffset: iq.render() and the element agr
   const variants = [{ offset: true, files: asArrays(spriteFiles(true)), orbits: ['30deg 75deg 60m', '-40deg 90deg 60m', '10deg 40deg 70m'] },
     { offset: false, files: asArrays(spriteFiles(false)), orbits: ['30deg 75deg 60m'] }];
   const page = await elementPage(browser, 'iq-sprites.html',
-    `<interquake-viewer background="transparent" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>`);
+    `<interquake-viewer background="transparent" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>
+     <interquake-viewer id="soft" renderer="software" background="transparent" style="width:${WIDTH}px;height:${HEIGHT}px"></interquake-viewer>`);
   await installCompare(page);
   const results = [];
   for (const { offset, files, orbits } of variants) {
@@ -246,13 +247,16 @@ test('autosprite, autosprite2 and polygonOffset: iq.render() and the element agr
     const object = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, new Uint8Array(v)]));
     await customElements.whenDefined('interquake-viewer');
     const v = document.querySelector('interquake-viewer');
-    v.setAttribute('camera-target', '0m 0m 0m');
-    await v.load(object);
+    const soft = document.querySelector('#soft'); // the element's software drawer turns the sprites too
+    for (const el of [v, soft]) {
+      el.setAttribute('camera-target', '0m 0m 0m');
+      await el.load(object);
+    }
     const { init } = await import('./interquake.js');
     const iq = await init();
     const player = iq.loadPlayer(object);
-    const blob = async () => {
-      const bitmap = await createImageBitmap(await v.toBlob(), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+    const blob = async (el = v) => {
+      const bitmap = await createImageBitmap(await el.toBlob(), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
       const g = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d', { willReadFrequently: true });
       g.drawImage(bitmap, 0, 0);
       return g.getImageData(0, 0, bitmap.width, bitmap.height).data;
@@ -284,7 +288,12 @@ test('autosprite, autosprite2 and polygonOffset: iq.render() and the element agr
         agree += (a[i + 3] > 127) === (b[i + 3] > 127);
         if (a[i + 3] === 255 && b[i + 3] === 255) { both++; diff += (Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2])) / 3; }
       }
-      out.push({ orbit, silhouette: agree / (a.length / 4), color: both ? diff / both : 0, element: kinds(a), ours: kinds(b) });
+      soft.setAttribute('camera-orbit', orbit);
+      soft.renderFrame(0);
+      const c = await blob(soft);
+      let softDiff = 0;
+      for (let i = 0; i < c.length; i++) softDiff = Math.max(softDiff, Math.abs(c[i] - b[i]));
+      out.push({ orbit, silhouette: agree / (a.length / 4), color: both ? diff / both : 0, element: kinds(a), ours: kinds(b), software: kinds(c), softDiff, drawer: soft.drawer });
     }
     player.dispose();
     return out;
@@ -296,6 +305,9 @@ test('autosprite, autosprite2 and polygonOffset: iq.render() and the element agr
   for (const x of results) {
     assert.ok(x.silhouette >= 0.99, `${x.orbit}: silhouettes agree on ${(x.silhouette * 100).toFixed(2)}%`);
     assert.ok(x.color <= MAX_SPRITE_COLOR_DIFF, `${x.orbit}: mean colour difference ${x.color.toFixed(2)}`);
+    assert.equal(x.drawer, 'software');
+    assert.deepEqual(x.software, x.ours, `${x.orbit}: the element's software drawer draws each surface as iq.render() does`);
+    assert.ok(x.softDiff <= 2, `${x.orbit}: the software drawer's picture is iq.render()'s (largest channel difference ${x.softDiff})`);
     // Without polygonOffset the decal behind the wall loses the depth test in both.
     if (!x.offset) assert.ok(x.element.decal < 5 && x.ours.decal < 5, `without polygonOffset the decal is hidden: ${x.element.decal} / ${x.ours.decal}`);
     for (const kind of x.offset ? ['decal', 'flame', 'beam'] : ['flame', 'beam']) {
