@@ -1,6 +1,7 @@
 /* What the vertex-animated readers (MD3, MDC, MD2, MDL) share: the fields
  * of id Software's binary layout, the frame arrays, the engines' normal
- * tables and clips made from frame names. Not part of the public API.
+ * tables and clips made from frame names (and the one clip of MD3-like
+ * files, which MDR takes too). Not part of the public API.
  *
  * Two homes, because MD3 is a core reader and the others are fetched on
  * demand (build.sh's ON_DEMAND_SOURCES): iq_vertex_formats.c (core) holds
