@@ -53,28 +53,16 @@ enum {
     S_NUM_TRIANGLES = 84, S_OFS_TRIANGLES = 88, S_OFS_SHADERS = 92, S_OFS_ST = 96, S_OFS_XYZNORMAL = 100, S_OFS_END = 104
 };
 
-typedef struct md3_surface {
-    uint64_t at; /* file offset of the surface header */
-    const uint8_t *p;
-    uint32_t shaders, verts, triangles;
-    uint64_t shaders_at, triangles_at, st_at, xyz_at; /* file offsets, checked (0 for empty sections) */
-    uint32_t first_vertex, first_triangle, first_shader;
-} md3_surface;
-
 typedef struct md3_parser {
     iqi_ctx *ctx;
     const uint8_t *d;
     size_t size;
     uint32_t frames, tags, surface_count;
     uint32_t ofs_frames, ofs_tags, ofs_surfaces;
-    md3_surface *surfaces;
+    iqi_surface_chain chain;
+    iqi_surface *surfaces;
     uint32_t unterminated_names; /* names that fill their field with no NUL */
 } md3_parser;
-
-static const char *read_name(md3_parser *p, const uint8_t *field, size_t field_size) {
-    char *out = iqi_alloc(p->ctx, field_size + 1, 1, "name");
-    return out ? iqi_copy_name(field, field_size, out, &p->unterminated_names) : NULL;
-}
 
 // -- Header
 
@@ -257,31 +245,21 @@ static int read_tags(md3_parser *p) {
  * anything is decoded, and lays the surfaces out in the model-wide arrays. */
 static int walk_surfaces(md3_parser *p) {
     iqi_ctx *ctx = p->ctx;
-    iq_model *m = ctx->model;
-    uint64_t at;
-    if (!iqi_read_section(ctx, H_OFS_SURFACES, 0, "surfaces", p->surface_count ? 1 : 0, MD3_SURFACE_SIZE, &at)) return 0;
-    if (!p->surface_count) {
-        if (!p->tags) iqi_warn(ctx, IQ_WARNING_EMPTY, "the model has no surfaces and no tags");
-        return 1;
-    }
-    /* Each surface takes at least a 108-byte header: a larger count is a lie
-     * found before anything is allocated for it. */
-    if (p->surface_count > p->size / MD3_SURFACE_SIZE)
-        return iqi_fail(ctx, IQ_ERROR_TRUNCATED, H_NUM_SURFACES, "%u surfaces cannot fit in %zu bytes",
-                        p->surface_count, p->size);
-    p->surfaces = iqi_alloc(ctx, p->surface_count, sizeof(md3_surface), "surface list");
+    iqi_surface_chain *c = &p->chain;
+    if (!iqi_surfaces_begin(ctx, c, p->surface_count, H_NUM_SURFACES, H_OFS_SURFACES, MD3_SURFACE_SIZE, p->tags)) return 0;
+    if (!p->surface_count) return 1;
+    p->surfaces = iqi_alloc(ctx, p->surface_count, sizeof(iqi_surface), "surface list");
     if (!p->surfaces) return 0;
-    uint64_t vertices = 0, triangles = 0, shaders = 0;
     uint32_t bad_ident = 0, big_verts = 0, big_tris = 0, big_shaders = 0, no_tris = 0, no_shaders = 0;
     for (uint32_t i = 0; i < p->surface_count; i++) {
-        md3_surface *s = &p->surfaces[i];
+        iqi_surface *s = &p->surfaces[i];
+        uint64_t at = c->at;
         if (!iqi_range_ok(p->size, at, 1, MD3_SURFACE_SIZE))
             return iqi_fail(ctx, IQ_ERROR_TRUNCATED, (int64_t)(at > p->size ? p->size : at),
                             "surface %u: its 108-byte header at offset %llu runs past the end of the %zu-byte file", i,
                             (unsigned long long)at, p->size);
         s->at = at;
-        s->p = p->d + at;
-        if (memcmp(s->p, "IDP3", 4) != 0) bad_ident++;
+        if (memcmp(p->d + at, "IDP3", 4) != 0) bad_ident++;
         uint32_t frames;
         if (!iqi_read_count(ctx, at + S_NUM_FRAMES, "a surface's frame count", &frames) ||
             !iqi_read_count(ctx, at + S_NUM_SHADERS, "a surface's shader count", &s->shaders) ||
@@ -294,33 +272,17 @@ static int walk_surfaces(md3_parser *p) {
                             "surface %u has %u frames, the header says %u", i, frames, p->frames);
         if (!iqi_read_section(ctx, at + S_OFS_SHADERS, at, "surface shaders", s->shaders, MD3_SHADER_SIZE, &s->shaders_at) ||
             !iqi_read_section(ctx, at + S_OFS_TRIANGLES, at, "surface triangles", s->triangles, MD3_TRIANGLE_SIZE,
-                         &s->triangles_at) ||
+                              &s->triangles_at) ||
             !iqi_read_section(ctx, at + S_OFS_ST, at, "surface texture coordinates", s->verts, MD3_ST_SIZE, &s->st_at) ||
             !iqi_read_section(ctx, at + S_OFS_XYZNORMAL, at, "surface vertices (all frames)", (uint64_t)s->verts * p->frames,
-                         MD3_VERTEX_SIZE, &s->xyz_at))
+                              MD3_VERTEX_SIZE, &s->xyz_at))
             return 0;
         if (s->verts > MD3_MAX_VERTS) big_verts++;
         if (s->triangles > MD3_MAX_TRIANGLES) big_tris++;
         if (s->shaders > MD3_MAX_SHADERS) big_shaders++;
         if (!s->triangles) no_tris++;
         if (!s->shaders) no_shaders++;
-        s->first_vertex = (uint32_t)vertices;
-        s->first_triangle = (uint32_t)triangles;
-        s->first_shader = (uint32_t)shaders;
-        vertices += s->verts;
-        triangles += s->triangles;
-        shaders += s->shaders;
-        /* Every vertex takes 8 bytes per frame in the file, so these sums stay
-         * far below 2^32; checked anyway so the casts above can never wrap. */
-        if (vertices > UINT32_MAX || triangles > UINT32_MAX / 3 || shaders > UINT32_MAX)
-            return iqi_fail(ctx, IQ_ERROR_LIMIT, at, "surface %u: the model's counts overflow", i);
-        int32_t end = iqi_i32(s->p + S_OFS_END);
-        /* The end offset chains to the next surface: it must move past this
-         * header, or the chain overlaps itself (or loops, for 0). */
-        if (end < MD3_SURFACE_SIZE)
-            return iqi_fail(ctx, IQ_ERROR_BAD_MESH, at + S_OFS_END,
-                            "surface %u: end offset %d does not move past its 108-byte header", i, end);
-        at += (uint32_t)end;
+        if (!iqi_surfaces_next(ctx, c, s, i, S_OFS_END)) return 0;
     }
     if (bad_ident) iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u surface(s) have an ident other than \"IDP3\"", bad_ident);
     if (big_verts) iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u surface(s) have more than %d vertices", big_verts, MD3_MAX_VERTS);
@@ -330,46 +292,22 @@ static int walk_surfaces(md3_parser *p) {
         iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u surface(s) have more than %d shaders", big_shaders, MD3_MAX_SHADERS);
     if (no_tris) iqi_warn(ctx, IQ_WARNING_EMPTY, "%u surface(s) have no triangles", no_tris);
     if (no_shaders) iqi_warn(ctx, IQ_WARNING_EMPTY, "%u surface(s) have no shaders", no_shaders);
-    m->mesh_count = p->surface_count;
-    m->vertex_count = (uint32_t)vertices;
-    m->triangle_count = (uint32_t)triangles;
-    m->shader_count = (uint32_t)shaders;
     return 1;
 }
 
 static int decode_surfaces(md3_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
-    uint32_t nv = m->vertex_count, frames = p->frames;
+    uint32_t frames = p->frames;
     if (!p->surface_count) return 1;
-    m->meshes = iqi_alloc(ctx, p->surface_count, sizeof(iq_mesh), "meshes");
-    if (!m->meshes) return 0;
-    if (m->shader_count && !(m->shaders = iqi_alloc(ctx, m->shader_count, sizeof(iq_shader), "shaders"))) return 0;
-    if (!iqi_alloc_vertex_frames(ctx, frames, 1)) return 0;
-    if (m->triangle_count && !(m->indices = iqi_alloc(ctx, m->triangle_count, 3 * sizeof(uint32_t), "indices")))
-        return 0;
+    if (!iqi_surfaces_arrays(ctx, &p->chain, frames)) return 0;
+    uint32_t nv = m->vertex_count;
     float sines[256];
     iqi_latlong_sines(sines);
 
     for (uint32_t i = 0; i < p->surface_count; i++) {
-        const md3_surface *s = &p->surfaces[i];
-        const uint8_t *h = s->p;
-        iq_mesh *mesh = &m->meshes[i];
-        if (!(mesh->name = read_name(p, h + S_NAME, MD3_NAME_SIZE))) return 0;
-        mesh->first_vertex = s->first_vertex;
-        mesh->vertex_count = s->verts;
-        mesh->first_triangle = s->first_triangle;
-        mesh->triangle_count = s->triangles;
-        mesh->material = "";
-
-        const uint8_t *sh = p->d + s->shaders_at;
-        for (uint32_t k = 0; k < s->shaders; k++, sh += MD3_SHADER_SIZE) {
-            iq_shader *out = &m->shaders[s->first_shader + k];
-            if (!(out->name = read_name(p, sh, MD3_NAME_SIZE))) return 0;
-            out->index = iqi_i32(sh + MD3_NAME_SIZE);
-            out->mesh = i;
-        }
-        if (s->shaders) mesh->material = m->shaders[s->first_shader].name;
+        const iqi_surface *s = &p->surfaces[i];
+        if (!iqi_surface_decode(ctx, s, i, S_NAME, &p->unterminated_names)) return 0;
 
         /* Triangles: clockwise front faces, as IQM; kept in file order. */
         const uint8_t *tri = p->d + s->triangles_at;
@@ -379,16 +317,8 @@ static int decode_surfaces(md3_parser *p) {
             if (v < 0 || (uint32_t)v >= s->verts)
                 return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (tri - p->d) + 4 * t,
                                 "surface %u ('%s'), triangle %u: vertex %d, but the surface has %u vertices", i,
-                                mesh->name, t / 3, v, s->verts);
+                                m->meshes[i].name, t / 3, v, s->verts);
             idx[t] = s->first_vertex + (uint32_t)v;
-        }
-
-        const uint8_t *st = p->d + s->st_at;
-        for (uint32_t v = 0; v < s->verts; v++) {
-            float *uv = m->texcoords + 2 * ((size_t)s->first_vertex + v);
-            uv[0] = iqi_f32(st + MD3_ST_SIZE * (size_t)v);
-            uv[1] = iqi_f32(st + MD3_ST_SIZE * (size_t)v + 4);
-            iqi_repair_vector(ctx, IQI_TEXCOORD, uv, 2);
         }
 
         const uint8_t *xyz = p->d + s->xyz_at;

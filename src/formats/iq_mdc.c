@@ -45,10 +45,9 @@ enum {
 };
 
 typedef struct mdc_surface {
-    uint64_t at;
-    uint32_t comp, base, shaders, verts, triangles;
-    uint64_t shaders_at, triangles_at, st_at, xyz_at, comp_at, base_frames_at, comp_frames_at;
-    uint32_t first_vertex, first_triangle, first_shader;
+    iqi_surface s; /* as MD3's; xyz_at: the base frames */
+    uint32_t comp, base;
+    uint64_t comp_at, base_frames_at, comp_frames_at;
 } mdc_surface;
 
 typedef struct mdc_parser {
@@ -56,6 +55,7 @@ typedef struct mdc_parser {
     const uint8_t *d;
     size_t size;
     uint32_t frames, tags, surface_count;
+    iqi_surface_chain chain;
     mdc_surface *surfaces;
     float normals[256][3]; /* the games' table of compressed-frame normals */
     uint32_t unterminated_names;
@@ -175,119 +175,75 @@ static int read_tags(mdc_parser *p) {
 
 static int walk_surfaces(mdc_parser *p) {
     iqi_ctx *ctx = p->ctx;
-    iq_model *m = ctx->model;
-    uint64_t at;
-    if (!iqi_read_section(ctx, H_OFS_SURFACES, 0, "surfaces", p->surface_count ? 1 : 0, MDC_SURFACE_SIZE, &at)) return 0;
-    if (!p->surface_count) {
-        if (!p->tags) iqi_warn(ctx, IQ_WARNING_EMPTY, "the model has no surfaces and no tags");
-        return 1;
-    }
-    if (p->surface_count > p->size / MDC_SURFACE_SIZE)
-        return iqi_fail(ctx, IQ_ERROR_TRUNCATED, H_NUM_SURFACES, "%u surfaces cannot fit in %zu bytes", p->surface_count, p->size);
+    iqi_surface_chain *c = &p->chain;
+    if (!iqi_surfaces_begin(ctx, c, p->surface_count, H_NUM_SURFACES, H_OFS_SURFACES, MDC_SURFACE_SIZE, p->tags)) return 0;
+    if (!p->surface_count) return 1;
     p->surfaces = iqi_alloc(ctx, p->surface_count, sizeof(mdc_surface), "surface list");
     if (!p->surfaces) return 0;
-    uint64_t vertices = 0, triangles = 0, shaders = 0;
     for (uint32_t i = 0; i < p->surface_count; i++) {
-        mdc_surface *s = &p->surfaces[i];
+        mdc_surface *ms = &p->surfaces[i];
+        iqi_surface *s = &ms->s;
+        uint64_t at = c->at;
         if (!iqi_range_ok(p->size, at, 1, MDC_SURFACE_SIZE))
             return iqi_fail(ctx, IQ_ERROR_TRUNCATED, (int64_t)(at > p->size ? p->size : at),
                             "surface %u: its 124-byte header at offset %llu runs past the end of the file", i, (unsigned long long)at);
         s->at = at;
-        if (!iqi_read_count(ctx, at + S_NUM_COMP, "a surface's compressed frame count", &s->comp) ||
-            !iqi_read_count(ctx, at + S_NUM_BASE, "a surface's base frame count", &s->base) ||
+        if (!iqi_read_count(ctx, at + S_NUM_COMP, "a surface's compressed frame count", &ms->comp) ||
+            !iqi_read_count(ctx, at + S_NUM_BASE, "a surface's base frame count", &ms->base) ||
             !iqi_read_count(ctx, at + S_NUM_SHADERS, "a surface's shader count", &s->shaders) ||
             !iqi_read_count(ctx, at + S_NUM_VERTS, "a surface's vertex count", &s->verts) ||
             !iqi_read_count(ctx, at + S_NUM_TRIANGLES, "a surface's triangle count", &s->triangles))
             return 0;
-        if (!s->base && s->verts)
+        if (!ms->base && s->verts)
             return iqi_fail(ctx, IQ_ERROR_BAD_ANIMATION, (int64_t)(at + S_NUM_BASE), "surface %u has vertices but no base frame", i);
         if (!iqi_read_section(ctx, at + S_OFS_SHADERS, at, "surface shaders", s->shaders, MDC_SHADER_SIZE, &s->shaders_at) ||
             !iqi_read_section(ctx, at + S_OFS_TRIANGLES, at, "surface triangles", s->triangles, MDC_TRIANGLE_SIZE, &s->triangles_at) ||
             !iqi_read_section(ctx, at + S_OFS_ST, at, "surface texture coordinates", s->verts, MDC_ST_SIZE, &s->st_at) ||
-            !iqi_read_section(ctx, at + S_OFS_XYZ, at, "surface base frames", (uint64_t)s->verts * s->base, MDC_XYZ_SIZE, &s->xyz_at) ||
-            !iqi_read_section(ctx, at + S_OFS_COMP, at, "surface compressed frames", (uint64_t)s->verts * s->comp, MDC_COMP_SIZE, &s->comp_at) ||
-            !iqi_read_section(ctx, at + S_OFS_BASE_FRAMES, at, "surface frame base frames", p->frames, 2, &s->base_frames_at) ||
-            !iqi_read_section(ctx, at + S_OFS_COMP_FRAMES, at, "surface frame compressed frames", p->frames, 2, &s->comp_frames_at))
+            !iqi_read_section(ctx, at + S_OFS_XYZ, at, "surface base frames", (uint64_t)s->verts * ms->base, MDC_XYZ_SIZE, &s->xyz_at) ||
+            !iqi_read_section(ctx, at + S_OFS_COMP, at, "surface compressed frames", (uint64_t)s->verts * ms->comp, MDC_COMP_SIZE, &ms->comp_at) ||
+            !iqi_read_section(ctx, at + S_OFS_BASE_FRAMES, at, "surface frame base frames", p->frames, 2, &ms->base_frames_at) ||
+            !iqi_read_section(ctx, at + S_OFS_COMP_FRAMES, at, "surface frame compressed frames", p->frames, 2, &ms->comp_frames_at))
             return 0;
         /* Every frame names a base frame and a compressed frame (or -1) the surface has. */
         for (uint32_t f = 0; f < p->frames && s->verts; f++) {
-            int32_t b = iqi_i16(p->d + s->base_frames_at + 2 * (size_t)f), c = iqi_i16(p->d + s->comp_frames_at + 2 * (size_t)f);
-            if (b < 0 || (uint32_t)b >= s->base)
-                return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(s->base_frames_at + 2 * (uint64_t)f),
-                                "surface %u, frame %u: base frame %d, but the surface has %u", i, f, b, s->base);
-            if (c < -1 || (c >= 0 && (uint32_t)c >= s->comp))
-                return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(s->comp_frames_at + 2 * (uint64_t)f),
-                                "surface %u, frame %u: compressed frame %d, but the surface has %u", i, f, c, s->comp);
+            int32_t b = iqi_i16(p->d + ms->base_frames_at + 2 * (size_t)f), cf = iqi_i16(p->d + ms->comp_frames_at + 2 * (size_t)f);
+            if (b < 0 || (uint32_t)b >= ms->base)
+                return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(ms->base_frames_at + 2 * (uint64_t)f),
+                                "surface %u, frame %u: base frame %d, but the surface has %u", i, f, b, ms->base);
+            if (cf < -1 || (cf >= 0 && (uint32_t)cf >= ms->comp))
+                return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(ms->comp_frames_at + 2 * (uint64_t)f),
+                                "surface %u, frame %u: compressed frame %d, but the surface has %u", i, f, cf, ms->comp);
         }
-        s->first_vertex = (uint32_t)vertices;
-        s->first_triangle = (uint32_t)triangles;
-        s->first_shader = (uint32_t)shaders;
-        vertices += s->verts;
-        triangles += s->triangles;
-        shaders += s->shaders;
-        if (vertices > UINT32_MAX || triangles > UINT32_MAX / 3 || shaders > UINT32_MAX)
-            return iqi_fail(ctx, IQ_ERROR_LIMIT, (int64_t)at, "surface %u: the model's counts overflow", i);
-        int32_t end = iqi_i32(p->d + at + S_OFS_END);
-        if (end < MDC_SURFACE_SIZE)
-            return iqi_fail(ctx, IQ_ERROR_BAD_MESH, (int64_t)(at + S_OFS_END),
-                            "surface %u: end offset %d does not move past its 124-byte header", i, end);
-        at += (uint32_t)end;
+        if (!iqi_surfaces_next(ctx, c, s, i, S_OFS_END)) return 0;
     }
-    m->mesh_count = p->surface_count;
-    m->vertex_count = (uint32_t)vertices;
-    m->triangle_count = (uint32_t)triangles;
-    m->shader_count = (uint32_t)shaders;
     return 1;
 }
 
 static int decode_surfaces(mdc_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
-    uint32_t nv = m->vertex_count;
     if (!p->surface_count) return 1;
-    m->meshes = iqi_alloc(ctx, p->surface_count, sizeof(iq_mesh), "meshes");
-    char *names = iqi_alloc(ctx, (uint64_t)p->surface_count + m->shader_count, MDC_NAME_SIZE + 1, "names");
-    if (!m->meshes || !names) return 0;
-    if (m->shader_count && !(m->shaders = iqi_alloc(ctx, m->shader_count, sizeof(iq_shader), "shaders"))) return 0;
-    if (!iqi_alloc_vertex_frames(ctx, p->frames, 1)) return 0;
-    if (m->triangle_count && !(m->indices = iqi_alloc(ctx, m->triangle_count, 3 * sizeof(uint32_t), "indices"))) return 0;
+    if (!iqi_surfaces_arrays(ctx, &p->chain, p->frames)) return 0;
+    uint32_t nv = m->vertex_count;
     float sines[256];
     iqi_latlong_sines(sines);
     for (uint32_t i = 0; i < p->surface_count; i++) {
-        const mdc_surface *s = &p->surfaces[i];
-        iq_mesh *mesh = &m->meshes[i];
-        mesh->name = iqi_copy_name(p->d + s->at + S_NAME, MDC_NAME_SIZE, names + (size_t)i * (MDC_NAME_SIZE + 1), &p->unterminated_names);
-        mesh->material = "";
-        mesh->first_vertex = s->first_vertex, mesh->vertex_count = s->verts;
-        mesh->first_triangle = s->first_triangle, mesh->triangle_count = s->triangles;
-        for (uint32_t k = 0; k < s->shaders; k++) {
-            iq_shader *sh = &m->shaders[s->first_shader + k];
-            const uint8_t *r = p->d + s->shaders_at + (size_t)k * MDC_SHADER_SIZE;
-            sh->name = iqi_copy_name(r, MDC_NAME_SIZE, names + ((size_t)p->surface_count + s->first_shader + k) * (MDC_NAME_SIZE + 1),
-                                     &p->unterminated_names);
-            sh->index = iqi_i32(r + MDC_NAME_SIZE);
-            sh->mesh = i;
-        }
-        if (s->shaders) mesh->material = m->shaders[s->first_shader].name;
+        const mdc_surface *ms = &p->surfaces[i];
+        const iqi_surface *s = &ms->s;
+        if (!iqi_surface_decode(ctx, s, i, S_NAME, &p->unterminated_names)) return 0;
         for (uint32_t t = 0; t < 3 * s->triangles; t++) {
             const uint8_t *r = p->d + s->triangles_at + 4 * (size_t)t;
             int32_t v = iqi_i32(r);
             if (v < 0 || (uint32_t)v >= s->verts)
                 return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, r - p->d, "surface %u ('%s'), triangle %u: vertex %d, but the surface has %u",
-                                i, mesh->name, t / 3, v, s->verts);
+                                i, m->meshes[i].name, t / 3, v, s->verts);
             m->indices[3 * (size_t)s->first_triangle + t] = s->first_vertex + (uint32_t)v;
         }
-        for (uint32_t v = 0; v < s->verts; v++) {
-            float *uv = m->texcoords + 2 * ((size_t)s->first_vertex + v);
-            uv[0] = iqi_f32(p->d + s->st_at + (size_t)v * MDC_ST_SIZE);
-            uv[1] = iqi_f32(p->d + s->st_at + (size_t)v * MDC_ST_SIZE + 4);
-            iqi_repair_vector(ctx, IQI_TEXCOORD, uv, 2);
-        }
         for (uint32_t f = 0; f < p->frames && s->verts; f++) {
-            uint32_t base = (uint32_t)iqi_i16(p->d + s->base_frames_at + 2 * (size_t)f);
-            int32_t comp = iqi_i16(p->d + s->comp_frames_at + 2 * (size_t)f);
+            uint32_t base = (uint32_t)iqi_i16(p->d + ms->base_frames_at + 2 * (size_t)f);
+            int32_t comp = iqi_i16(p->d + ms->comp_frames_at + 2 * (size_t)f);
             const uint8_t *xyz = p->d + s->xyz_at + (size_t)base * s->verts * MDC_XYZ_SIZE;
-            const uint8_t *ofs = comp >= 0 ? p->d + s->comp_at + (size_t)comp * s->verts * MDC_COMP_SIZE : NULL;
+            const uint8_t *ofs = comp >= 0 ? p->d + ms->comp_at + (size_t)comp * s->verts * MDC_COMP_SIZE : NULL;
             for (uint32_t v = 0; v < s->verts; v++) {
                 size_t o = 3 * ((size_t)f * nv + s->first_vertex + v);
                 float *pos = m->frame_positions + o, *n = m->frame_normals + o;

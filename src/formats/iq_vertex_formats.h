@@ -58,6 +58,44 @@ void iqi_frame_xy_radii(iq_model *m);
  * MDC and MDR name no clips; a Quake 3 player's animation.cfg does). */
 int iqi_clip_all_frames(iqi_ctx *ctx);
 
+// -- Surfaces chained by their end offsets (MD3, MDC; iq_vertex_formats.c)
+
+/* One surface, as the model-wide arrays need it. */
+typedef struct iqi_surface {
+    uint64_t at; /* file offset of the surface header */
+    uint32_t shaders, verts, triangles;
+    uint64_t shaders_at, triangles_at, st_at, xyz_at; /* file offsets, checked (0 for empty sections) */
+    uint32_t first_vertex, first_triangle, first_shader;
+} iqi_surface;
+
+typedef struct iqi_surface_chain {
+    uint32_t count, header_size;
+    uint64_t at;                           /* the next surface header */
+    uint64_t vertices, triangles, shaders; /* sums over the surfaces placed so far */
+} iqi_surface_chain;
+
+/* The chain of `count` surfaces (read from byte `count_field`) of
+ * `header_size`-byte headers, the first at the offset stored at byte
+ * `ofs_field`: c->at gets it. With no surfaces, a model with no tags either
+ * is warned about; a count whose headers cannot fit in the file fails
+ * ('truncated'), before anything is allocated for it. */
+int iqi_surfaces_begin(iqi_ctx *ctx, iqi_surface_chain *c, uint32_t count, uint64_t count_field, uint64_t ofs_field,
+                       uint32_t header_size, uint32_t tags);
+/* Surface i (at c->at, its counts read) placed after the ones before it,
+ * then the chain stepped by its end offset (int32 at byte `end_field` of its
+ * header), which must move past the header or the chain overlaps itself
+ * (or loops, for 0: 'bad_mesh'). */
+int iqi_surfaces_next(iqi_ctx *ctx, iqi_surface_chain *c, iqi_surface *s, uint32_t i, uint32_t end_field);
+/* The model's mesh, vertex, triangle and shader counts from the chain's sums,
+ * and its arrays for them: meshes, shaders, the frame arrays (`frames` frames)
+ * with texture coordinates, indices. */
+int iqi_surfaces_arrays(iqi_ctx *ctx, const iqi_surface_chain *c, uint32_t frames);
+/* Surface i's mesh (named by the 64-byte field at byte `name_field` of its
+ * header), its shaders (68-byte records: a 64-byte name and an int32 index;
+ * the first is the mesh's material) and its texture coordinates (two floats a
+ * vertex, repaired) into those arrays; names with no NUL counted in *unterminated. */
+int iqi_surface_decode(iqi_ctx *ctx, const iqi_surface *s, uint32_t i, uint32_t name_field, uint32_t *unterminated);
+
 // -- Normals
 
 /* Quake 3's packed normals (MD3 and MDC base frames), as its renderer
