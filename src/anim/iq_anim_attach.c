@@ -3,7 +3,6 @@
  * order; the appended frames' bounds come from iqi_pose_bounds. */
 #include "base/iq_internal.h"
 #include "anim/iq_anim_internal.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,15 +17,6 @@ static int names_usable(const iq_model *m) {
     return 1;
 }
 
-static int attach_fail(iq_error *err, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
-static int attach_fail(iq_error *err, iq_error_code code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    iqi_set_errorv(err, code, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
 static const char *joint_label(const iq_model *m, int32_t j) {
     if (j < 0) return "(root)";
     return m->joints[j].name[0] ? m->joints[j].name : "(unnamed)";
@@ -35,30 +25,27 @@ static const char *joint_label(const iq_model *m, int32_t j) {
 iq_error_code iq_attach_animations(iq_model *m, const iq_model *src, iq_error *error) {
     iq_error local_error;
     iq_error *err = iqi_error_reset(error, &local_error);
-    if (!m || !src) return attach_fail(err, IQ_ERROR_INVALID_ARGUMENT, "the model and the animation source must not be NULL");
+    if (!m || !src) return iqi_set_error_code(err, IQ_ERROR_INVALID_ARGUMENT, "the model and the animation source must not be NULL");
     uint32_t nj = m->joint_count, ns = src->joint_count;
-    if (!nj) return attach_fail(err, IQ_ERROR_SKELETON_MISMATCH, "the model has no skeleton to animate");
+    if (!nj) return iqi_set_error_code(err, IQ_ERROR_SKELETON_MISMATCH, "the model has no skeleton to animate");
     /* src joint i drives model joint map[i]: by name when both sides name every
      * joint uniquely (a reordered or partial skeleton still fits), else by
      * order, which needs equal counts. */
     int by_name = names_usable(m) && names_usable(src);
     if (!by_name && ns != nj)
-        return attach_fail(err, IQ_ERROR_SKELETON_MISMATCH,
+        return iqi_set_error_code(err, IQ_ERROR_SKELETON_MISMATCH,
                            "the model has %u joints, the animations are for %u, and joints cannot be matched by name "
                            "(the %s has unnamed or repeated joint names)",
                            nj, ns, names_usable(m) ? "animation file" : "model");
     if (!src->frame_count || !src->frame_poses)
-        return attach_fail(err, IQ_ERROR_INVALID_ARGUMENT, "the source has no animation frames to attach");
+        return iqi_set_error_code(err, IQ_ERROR_INVALID_ARGUMENT, "the source has no animation frames to attach");
     if ((uint64_t)m->frame_count + src->frame_count > UINT32_MAX ||
         (uint64_t)m->animation_count + src->animation_count > UINT32_MAX)
-        return attach_fail(err, IQ_ERROR_LIMIT, "too many frames or animations together");
+        return iqi_set_error_code(err, IQ_ERROR_LIMIT, "too many frames or animations together");
 
     iqi_arena *arena = m->internal;
     iqi_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.arena = arena;
-    ctx.model = m;
-    ctx.error = err;
+    iqi_model_ctx(&ctx, m, err);
     ctx.limits.max_magnitude = IQ_MAX_REACH; /* each file kept its own limit when it loaded */
     uint64_t total_frames = (uint64_t)m->frame_count + src->frame_count;
     uint64_t total_anims = (uint64_t)m->animation_count + src->animation_count;
@@ -72,7 +59,7 @@ iq_error_code iq_attach_animations(iq_model *m, const iq_model *src, iq_error *e
                     (with_bounds ? total_frames * sizeof(iq_bounds) : 0) + names + (uint64_t)ns * sizeof(uint32_t) +
                     (uint64_t)nj * (1 + 4 * sizeof(double)) + (src->animation_count + 12) * 32;
     if (need > (uint64_t)SIZE_MAX / 4 || need > (uint64_t)(SIZE_MAX - arena->budget))
-        return attach_fail(err, IQ_ERROR_LIMIT, "the attached animations need %llu more bytes than this platform can address",
+        return iqi_set_error_code(err, IQ_ERROR_LIMIT, "the attached animations need %llu more bytes than this platform can address",
                            (unsigned long long)need);
     size_t old_budget = arena->budget;
     arena->budget += (size_t)need;
@@ -84,7 +71,7 @@ iq_error_code iq_attach_animations(iq_model *m, const iq_model *src, iq_error *e
         if (!by_name) { map[i] = i; moved[i] = 1; continue; }
         int32_t found = iq_find_joint(m, src->joints[i].name);
         if (found < 0) {
-            attach_fail(err, IQ_ERROR_SKELETON_MISMATCH,
+            iqi_set_error_code(err, IQ_ERROR_SKELETON_MISMATCH,
                         "the animations move joint '%s', which the model does not have (the model has %u joints, the "
                         "animations %u)", src->joints[i].name, nj, ns);
             goto fail;
@@ -161,6 +148,6 @@ iq_error_code iq_attach_animations(iq_model *m, const iq_model *src, iq_error *e
     return IQ_ERROR_NONE;
 fail:
     arena->budget = arena->used > old_budget ? arena->used : old_budget;
-    if (err->code == IQ_ERROR_NONE) attach_fail(err, IQ_ERROR_OUT_OF_MEMORY, "attaching animations failed");
+    if (err->code == IQ_ERROR_NONE) iqi_set_error_code(err, IQ_ERROR_OUT_OF_MEMORY, "attaching animations failed");
     return err->code;
 }

@@ -64,6 +64,21 @@ int iqi_set_error(iq_error *error, iq_error_code code, const char *fmt, ...) {
     return 0;
 }
 
+void iqi_model_ctx(iqi_ctx *ctx, iq_model *m, iq_error *error) {
+    memset(ctx, 0, sizeof *ctx);
+    ctx->arena = m->internal;
+    ctx->model = m;
+    ctx->error = error;
+}
+
+iq_error_code iqi_set_error_code(iq_error *error, iq_error_code code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    iqi_set_errorv(error, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
 iq_error_code iqi_result(int ok, const iq_error *error) {
     if (ok) return IQ_ERROR_NONE;
     return error->code != IQ_ERROR_NONE ? error->code : IQ_ERROR_INTERNAL;

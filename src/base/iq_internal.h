@@ -66,12 +66,19 @@ typedef struct iqi_ctx {
     const char *name;     /* iq_load_opts.name: the file's name, or NULL */
 } iqi_ctx;
 
+/* A context for a call that adds to a loaded model (iq_apply_framegroups,
+ * iq_attach_animations): the model, its arena and `error`; no input, limits 0. */
+void iqi_model_ctx(iqi_ctx *ctx, iq_model *m, iq_error *error);
+
 /* Public entry points start with this: it clears the caller's error struct,
  * or `local` when the caller passed NULL, and returns the one to fill. */
 iq_error *iqi_error_reset(iq_error *error, iq_error *local);
 /* Fills an error outside a parse (no context, no location). Returns 0. */
 int iqi_set_error(iq_error *error, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
 int iqi_set_errorv(iq_error *error, iq_error_code code, const char *fmt, va_list ap);
+/* The same, returning `code`: `return iqi_set_error_code(err, IQ_ERROR_X, ...)`
+ * ends a public call that returns an iq_error_code. */
+iq_error_code iqi_set_error_code(iq_error *error, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
 
 /* The one return rule of the public calls (iq_error_code, 0 = IQ_ERROR_NONE):
  * IQ_ERROR_NONE when ok, else the code in *error (IQ_ERROR_INTERNAL if a

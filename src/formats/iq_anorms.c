@@ -2,7 +2,8 @@
  * byte ("lightnormalindex"), as data: the engines' table (anorms.h), in its
  * order. The vectors are the vertices of an icosahedron whose edges are cut
  * in four, projected onto the unit sphere (tests/js/core/md2.test.mjs builds
- * that sphere on its own and matches every entry to it). */
+ * that sphere on its own and matches every entry to it). After it, the one
+ * decoding of the frame vertices that index it (MD2 and MDL). */
 #include "formats/iq_vertex_formats.h"
 
 const float iqi_anorms[IQI_ANORM_COUNT][3] = {
@@ -61,3 +62,23 @@ const float iqi_anorms[IQI_ANORM_COUNT][3] = {
     {-0.688191f, 0.587785f, -0.425325f}, {-0.587785f, 0.425325f, -0.688191f}, {-0.425325f, 0.688191f, -0.587785f},  /* 156 */
     {-0.425325f, -0.688191f, -0.587785f}, {-0.587785f, -0.425325f, -0.688191f}, {-0.688191f, -0.587785f, -0.425325f},  /* 159 */
 };
+
+void iqi_decode_byte_vertices(const uint8_t *frame_records, uint32_t records, const uint32_t *record_of, uint32_t nv,
+                              const float scale[3], const float translate[3], float *positions, float *normals,
+                              uint32_t *bad_normals) {
+    for (uint32_t v = 0; v < nv; v++) {
+        const uint8_t *tv = frame_records + 4 * (size_t)(record_of[v] % records);
+        for (int k = 0; k < 3; k++) positions[3 * v + k] = tv[k] * scale[k] + translate[k];
+        if (tv[3] >= IQI_ANORM_COUNT) { /* past the engines' table: an engine would read beyond it */
+            (*bad_normals)++;
+            normals[3 * v] = 0, normals[3 * v + 1] = 0, normals[3 * v + 2] = 1;
+        } else {
+            memcpy(normals + 3 * v, iqi_anorms[tv[3]], 3 * sizeof(float));
+        }
+    }
+}
+
+void iqi_warn_bad_normals(iqi_ctx *ctx, uint32_t count) {
+    if (count)
+        iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u vertex normal index(es) are past the 162 normals; set to (0, 0, 1)", count);
+}

@@ -35,11 +35,7 @@ static int32_t bei32(const uint8_t *p) { uint32_t u = be32(p); int32_t i; memcpy
 static float bef32(const uint8_t *p) { uint32_t u = be32(p); float f; memcpy(&f, &u, 4); return f; }
 
 /* A fixed-size name: up to the first NUL (all 32 bytes when there is none). */
-static const char *fixed_name(iqi_ctx *ctx, const uint8_t *p) {
-    size_t n = 0;
-    while (n < DP_NAME && p[n]) n++;
-    return iqi_strdup_n(ctx, (const char *)p, n);
-}
+static const char *fixed_name(iqi_ctx *ctx, const uint8_t *p) { return iqi_field_name(ctx, p, DP_NAME); }
 
 static int section_ok(iqi_ctx *ctx, uint64_t offset, uint64_t count, uint64_t size, int64_t field_at, const char *what) {
     if (!iqi_range_ok(ctx->size, offset, count, size))
@@ -172,15 +168,7 @@ int iqi_parse_dpm(iqi_ctx *ctx) {
         total_v += v;
         total_t += t;
     }
-    if (total_v > UINT32_MAX / 4 || total_t > UINT32_MAX / 4) return iqi_fail(ctx, IQ_ERROR_LIMIT, 60, "too many vertices or triangles");
-    m->meshes = iqi_alloc(ctx, nm ? nm : 1, sizeof(iq_mesh), "meshes");
-    m->positions = iqi_alloc(ctx, total_v ? total_v : 1, 12, "positions");
-    m->normals = iqi_alloc(ctx, total_v ? total_v : 1, 12, "normals");
-    m->texcoords = iqi_alloc(ctx, total_v ? total_v : 1, 8, "texture coordinates");
-    m->blend_indices = iqi_alloc(ctx, total_v ? total_v : 1, 8, "blend indices");
-    m->blend_weights = iqi_alloc(ctx, total_v ? total_v : 1, 16, "blend weights");
-    m->indices = iqi_alloc(ctx, total_t ? total_t : 1, 12, "triangles");
-    if (!m->meshes || !m->positions || !m->normals || !m->texcoords || !m->blend_indices || !m->blend_weights || !m->indices) return 0;
+    if (!iqi_alloc_skinned(ctx, nm, "meshes", total_v, total_t, 60)) return 0;
     uint32_t first_v = 0, first_t = 0, many = 0, unweighted = 0;
     for (uint32_t i = 0; i < nm; i++) {
         const uint8_t *mh = d + om + (size_t)i * DPM_MESH;
@@ -209,8 +197,8 @@ int iqi_parse_dpm(iqi_ctx *ctx) {
             uint32_t weights = be32(d + at);
             if (!section_ok(ctx, at + 4, weights, DPM_BONEVERT, (int64_t)at, "a vertex's weights")) return 0;
             at += 4;
-            double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, best[4] = {0, 0, 0, 0};
-            uint32_t bone[4] = {0, 0, 0, 0};
+            double p[3] = {0, 0, 0}, n[3] = {0, 0, 0};
+            iqi_top_weights top = {{0, 0, 0, 0}, {0, 0, 0, 0}}; /* the 4 largest influences, as DarkPlaces keeps them */
             if (weights > 4) many++;
             for (uint32_t w = 0; w < weights; w++, at += DPM_BONEVERT) {
                 float origin[3], normal[3], influence = bef32(d + at + 12);
@@ -230,33 +218,18 @@ int iqi_parse_dpm(iqi_ctx *ctx) {
                             (double)influence * mw[4 * r + 3];
                     n[r] += (double)mw[4 * r] * normal[0] + (double)mw[4 * r + 1] * normal[1] + (double)mw[4 * r + 2] * normal[2];
                 }
-                /* the 4 largest influences, as DarkPlaces keeps them */
-                for (int s = 0; s < 4; s++)
-                    if (influence > best[s]) {
-                        for (int u = 3; u > s; u--) { best[u] = best[u - 1]; bone[u] = bone[u - 1]; }
-                        best[s] = influence;
-                        bone[s] = b;
-                        break;
-                    }
+                iqi_top_weights_add(&top, b, influence);
             }
             for (int k = 0; k < 3; k++) {
                 if (!iqi_usable(ctx, p[k])) return iqi_fail_value(ctx, (int64_t)ov, 0, p[k], "mesh %u vertex %u position", i, v);
                 m->positions[3 * o + k] = (float)p[k];
             }
-            double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-            float *no = m->normals + 3 * o;
-            if (len > 0 && isfinite(len)) for (int k = 0; k < 3; k++) no[k] = (float)(n[k] / len);
-            else { no[0] = no[1] = 0; no[2] = 1; }
-            double sum = best[0] + best[1] + best[2] + best[3];
-            if (!(sum > 0)) {
+            iqi_unit_normal(n, m->normals + 3 * o);
+            if (!iqi_top_weights_store(&top, m->blend_indices + 4 * o, m->blend_weights + 4 * o)) {
                 m->blend_indices[4 * o] = (uint16_t)(weights ? be32(d + at - DPM_BONEVERT * (size_t)weights + 28) : 0);
                 m->blend_weights[4 * o] = 1;
                 unweighted++;
-            } else
-                for (int k = 0; k < 4; k++) {
-                    m->blend_indices[4 * o + k] = (uint16_t)bone[k];
-                    m->blend_weights[4 * o + k] = (float)(best[k] / sum);
-                }
+            }
             for (int k = 0; k < 2; k++) m->texcoords[2 * o + k] = bef32(d + ot + 8 * (size_t)v + 4 * (size_t)k);
             iqi_repair_vector(ctx, IQI_TEXCOORD, m->texcoords + 2 * o, 2);
         }

@@ -117,28 +117,16 @@ static uint32_t parse_groups(const char *text, size_t size, fg_group *out, uint3
     return count;
 }
 
-static iq_error_code fg_fail(iq_error *err, iq_error_code code, const char *fmt, ...) IQI_PRINTF(3, 4);
-static iq_error_code fg_fail(iq_error *err, iq_error_code code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    iqi_set_errorv(err, code, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
 iq_error_code iq_apply_framegroups(iq_model *m, const char *text, size_t size, iq_error *error) {
     iq_error local_error;
     iq_error *err = iqi_error_reset(error, &local_error);
-    if (!m || (!text && size)) return fg_fail(err, IQ_ERROR_INVALID_ARGUMENT, "the model and the text must not be NULL");
-    if (!m->frame_count) return fg_fail(err, IQ_ERROR_BAD_ANIMATION, "the model has no frames for frame groups to name");
+    if (!m || (!text && size)) return iqi_set_error_code(err, IQ_ERROR_INVALID_ARGUMENT, "the model and the text must not be NULL");
+    if (!m->frame_count) return iqi_set_error_code(err, IQ_ERROR_BAD_ANIMATION, "the model has no frames for frame groups to name");
     uint32_t skipped;
     uint32_t count = parse_groups(text, size, NULL, &skipped);
     iqi_arena *arena = m->internal;
     iqi_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.arena = arena;
-    ctx.model = m;
-    ctx.error = err;
+    iqi_model_ctx(&ctx, m, err);
     if (!count) {
         iqi_warn(&ctx, IQ_WARNING_EMPTY, "the frame groups name no group; the model keeps its %u animation(s)", m->animation_count);
         return IQ_ERROR_NONE;
@@ -146,7 +134,7 @@ iq_error_code iq_apply_framegroups(iq_model *m, const char *text, size_t size, i
     /* What this adds to the model (groups, their names, the parse's scratch); the budget grows by exactly that. */
     uint64_t need = (uint64_t)count * (sizeof(fg_group) + sizeof(iq_animation) + 2 * 32) + size + 64;
     if (need > (uint64_t)(SIZE_MAX / 4 - arena->budget))
-        return fg_fail(err, IQ_ERROR_LIMIT, "the frame groups need %llu more bytes than this platform can address",
+        return iqi_set_error_code(err, IQ_ERROR_LIMIT, "the frame groups need %llu more bytes than this platform can address",
                        (unsigned long long)need);
     size_t old_budget = arena->budget;
     arena->budget += (size_t)need;

@@ -56,36 +56,6 @@ typedef struct md2_parser {
     uint32_t unterminated_names;
 } md2_parser;
 
-static int read_count(md2_parser *p, int64_t at, const char *what, uint32_t *out) {
-    int32_t v = iqi_i32(p->d + at);
-    if (v < 0) return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, at, "%s is negative (%d)", what, v);
-    *out = (uint32_t)v;
-    return 1;
-}
-
-/* `count` records of `elem` bytes at the offset stored at `field` lie inside the file. */
-static int check_range(md2_parser *p, int64_t field, const char *what, uint64_t count, uint64_t elem, uint64_t *out) {
-    int32_t ofs = iqi_i32(p->d + field);
-    *out = 0;
-    if (count == 0) return 1; /* never read */
-    if (ofs < 0) return iqi_fail(p->ctx, IQ_ERROR_OUT_OF_RANGE, field, "%s: offset %d is negative", what, ofs);
-    if (!iqi_range_ok(p->size, (uint32_t)ofs, count, elem))
-        return iqi_fail(p->ctx, IQ_ERROR_OUT_OF_RANGE, field,
-                        "%s: %llu x %llu bytes at offset %d run past the end of the %zu-byte file", what,
-                        (unsigned long long)count, (unsigned long long)elem, ofs, p->size);
-    *out = (uint32_t)ofs;
-    return 1;
-}
-
-static const char *copy_name(md2_parser *p, const uint8_t *field, size_t field_size, char *out) {
-    const uint8_t *nul = memchr(field, 0, field_size);
-    size_t n = nul ? (size_t)(nul - field) : field_size;
-    if (!nul) p->unterminated_names++;
-    memcpy(out, field, n);
-    out[n] = 0;
-    return out;
-}
-
 // -- Header
 
 static int read_header(md2_parser *p) {
@@ -101,18 +71,15 @@ static int read_header(md2_parser *p) {
         return iqi_fail(ctx, IQ_ERROR_BAD_VERSION, H_VERSION, "version %d; MD2 is version 8", version);
     p->skin_width = iqi_i32(p->d + H_SKIN_WIDTH);
     p->skin_height = iqi_i32(p->d + H_SKIN_HEIGHT);
-    if (!read_count(p, H_FRAME_SIZE, "the frame size", &p->frame_size) ||
-        !read_count(p, H_NUM_SKINS, "the skin count", &p->skins) ||
-        !read_count(p, H_NUM_XYZ, "the vertex count", &p->xyz) ||
-        !read_count(p, H_NUM_ST, "the texture coordinate count", &p->st) ||
-        !read_count(p, H_NUM_TRIS, "the triangle count", &p->tris) ||
-        !read_count(p, H_NUM_GLCMDS, "the GL command count", &p->glcmds) ||
-        !read_count(p, H_NUM_FRAMES, "the frame count", &p->frames))
+    if (!iqi_read_count(ctx, H_FRAME_SIZE, "the frame size", &p->frame_size) ||
+        !iqi_read_count(ctx, H_NUM_SKINS, "the skin count", &p->skins) ||
+        !iqi_read_count(ctx, H_NUM_XYZ, "the vertex count", &p->xyz) ||
+        !iqi_read_count(ctx, H_NUM_ST, "the texture coordinate count", &p->st) ||
+        !iqi_read_count(ctx, H_NUM_TRIS, "the triangle count", &p->tris) ||
+        !iqi_read_count(ctx, H_NUM_GLCMDS, "the GL command count", &p->glcmds) ||
+        !iqi_read_count(ctx, H_NUM_FRAMES, "the frame count", &p->frames))
         return 0;
-    /* Quake 2 refuses a model without frames: there is no geometry to show. */
-    if (p->frames == 0) return iqi_fail(ctx, IQ_ERROR_BAD_ANIMATION, H_NUM_FRAMES, "the model has no frames");
-    if (p->frames > ctx->limits.max_frames)
-        return iqi_fail(ctx, IQ_ERROR_LIMIT, H_NUM_FRAMES, "%u frames; the limit is %u", p->frames, ctx->limits.max_frames);
+    if (!iqi_check_frame_count(ctx, H_NUM_FRAMES, p->frames)) return 0;
     /* Frame records hold 4 bytes per vertex after a 40-byte header; vertex
      * indices are int16, so more than 32767 vertices cannot be used. */
     if (p->xyz > 32767 || p->st > 32767)
@@ -126,21 +93,13 @@ static int read_header(md2_parser *p) {
     if (p->tris > MD2_MAX_TRIANGLES)
         iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u triangles; Quake 2 allows %d", p->tris, MD2_MAX_TRIANGLES);
     if (p->skins > MD2_MAX_SKINS) iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u skins; Quake 2 allows %d", p->skins, MD2_MAX_SKINS);
-    if (!check_range(p, H_OFS_SKINS, "skins", p->skins, MD2_SKIN_SIZE, &p->skins_at) ||
-        !check_range(p, H_OFS_ST, "texture coordinates", p->st, MD2_ST_SIZE, &p->st_at) ||
-        !check_range(p, H_OFS_TRIS, "triangles", p->tris, MD2_TRIANGLE_SIZE, &p->tris_at) ||
-        !check_range(p, H_OFS_FRAMES, "frames", p->frames, p->frame_size, &p->frames_at) ||
-        !check_range(p, H_OFS_GLCMDS, "GL commands", p->glcmds, 4, &glcmds_at))
+    if (!iqi_read_section(ctx, H_OFS_SKINS, 0, "skins", p->skins, MD2_SKIN_SIZE, &p->skins_at) ||
+        !iqi_read_section(ctx, H_OFS_ST, 0, "texture coordinates", p->st, MD2_ST_SIZE, &p->st_at) ||
+        !iqi_read_section(ctx, H_OFS_TRIS, 0, "triangles", p->tris, MD2_TRIANGLE_SIZE, &p->tris_at) ||
+        !iqi_read_section(ctx, H_OFS_FRAMES, 0, "frames", p->frames, p->frame_size, &p->frames_at) ||
+        !iqi_read_section(ctx, H_OFS_GLCMDS, 0, "GL commands", p->glcmds, 4, &glcmds_at))
         return 0;
-    int32_t ofs_end = iqi_i32(p->d + H_OFS_END);
-    if (ofs_end < MD2_HEADER_SIZE)
-        return iqi_fail(ctx, IQ_ERROR_BAD_FILESIZE, H_OFS_END, "the end offset %d is inside the 68-byte header", ofs_end);
-    if ((uint64_t)ofs_end < p->size)
-        iqi_warn(ctx, IQ_WARNING_TRAILING_BYTES, "the end offset is %d, the file has %zu bytes; the rest was ignored",
-                 ofs_end, p->size);
-    else if ((uint64_t)ofs_end > p->size)
-        iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "the end offset is %d but the file has only %zu bytes; every section is present",
-                 ofs_end, p->size);
+    if (!iqi_check_end_offset(ctx, H_OFS_END, MD2_HEADER_SIZE)) return 0;
     if (!p->tris) iqi_warn(ctx, IQ_WARNING_EMPTY, "the model has no triangles");
     return 1;
 }
@@ -198,10 +157,7 @@ static int read_triangles(md2_parser *p) {
 static int read_skins_and_mesh(md2_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
-    m->meshes = iqi_alloc(ctx, 1, sizeof(iq_mesh), "mesh");
-    if (!m->meshes) return 0;
-    m->mesh_count = 1;
-    m->meshes[0] = (iq_mesh){"", "", 0, m->vertex_count, 0, m->triangle_count};
+    if (!iqi_single_mesh(ctx)) return 0;
     /* The skins are alternatives for the one surface: the mesh's shader list, as MD3 surfaces list theirs. */
     if (p->skins) {
         m->shaders = iqi_alloc(ctx, p->skins, sizeof(iq_shader), "skins");
@@ -210,7 +166,7 @@ static int read_skins_and_mesh(md2_parser *p) {
         m->shader_count = p->skins;
         for (uint32_t s = 0; s < p->skins; s++) {
             const uint8_t *r = p->d + p->skins_at + (size_t)s * MD2_SKIN_SIZE;
-            m->shaders[s] = (iq_shader){copy_name(p, r, MD2_SKIN_SIZE, names + (size_t)s * (MD2_SKIN_SIZE + 1)), (int32_t)s, 0};
+            m->shaders[s] = (iq_shader){iqi_copy_name(r, MD2_SKIN_SIZE, names + (size_t)s * (MD2_SKIN_SIZE + 1), &p->unterminated_names), (int32_t)s, 0};
         }
         m->meshes[0].material = m->shaders[0].name;
     }
@@ -241,13 +197,7 @@ static int read_frames(md2_parser *p) {
     m->frame_bounds = iqi_alloc(ctx, p->frames, sizeof(iq_bounds), "frame bounds");
     char *names = iqi_alloc(ctx, p->frames, MD2_FRAME_NAME_SIZE + 1, "frame names");
     if (!m->frame_info || !m->frame_bounds || !names) return 0;
-    if (nv) {
-        m->frame_positions = iqi_alloc(ctx, (uint64_t)p->frames * nv, 3 * sizeof(float), "frame positions");
-        m->frame_normals = iqi_alloc(ctx, (uint64_t)p->frames * nv, 3 * sizeof(float), "frame normals");
-        if (!m->frame_positions || !m->frame_normals) return 0;
-        m->positions = m->frame_positions;
-        m->normals = m->frame_normals;
-    }
+    if (!iqi_alloc_vertex_frames(ctx, p->frames, 0)) return 0;
     uint32_t bad_normals = 0;
     for (uint32_t f = 0; f < p->frames; f++) {
         const uint8_t *r = p->d + p->frames_at + (size_t)f * p->frame_size;
@@ -262,27 +212,15 @@ static int read_frames(md2_parser *p) {
                                       iqi_usable(ctx, scale[k]) ? (double)translate[k] + 255.0 * scale[k] : scale[k],
                                       "frame %u: scale or translate %d", f, k);
         }
-        m->frame_info[f].name = copy_name(p, r + 24, MD2_FRAME_NAME_SIZE, names + (size_t)f * (MD2_FRAME_NAME_SIZE + 1));
-        const uint8_t *verts = r + MD2_FRAME_HEADER_SIZE;
+        m->frame_info[f].name =
+            iqi_copy_name(r + 24, MD2_FRAME_NAME_SIZE, names + (size_t)f * (MD2_FRAME_NAME_SIZE + 1), &p->unterminated_names);
         float *pos = nv ? m->frame_positions + 3 * (size_t)f * nv : NULL;
         float *nrm = nv ? m->frame_normals + 3 * (size_t)f * nv : NULL;
-        for (uint32_t v = 0; v < nv; v++) {
-            const uint8_t *tv = verts + 4 * (size_t)p->vertex_xyz[v];
-            for (int k = 0; k < 3; k++) pos[3 * v + k] = tv[k] * scale[k] + translate[k];
-            unsigned n = tv[3];
-            if (n >= IQI_ANORM_COUNT) { /* past Quake 2's table: an engine would read beyond it */
-                bad_normals++;
-                nrm[3 * v] = 0, nrm[3 * v + 1] = 0, nrm[3 * v + 2] = 1;
-            } else {
-                memcpy(nrm + 3 * v, iqi_anorms[n], 3 * sizeof(float));
-            }
-        }
+        iqi_decode_byte_vertices(r + MD2_FRAME_HEADER_SIZE, p->xyz, p->vertex_xyz, nv, scale, translate, pos, nrm, &bad_normals);
         /* MD2 stores no box: the frame's bounds come from its vertices. */
         iqi_points_bounds(pos, pos ? nv : 0, &m->frame_bounds[f]);
     }
-    if (bad_normals)
-        iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u vertex normal index(es) are past the 162 normals; set to (0, 0, 1)",
-                 bad_normals);
+    iqi_warn_bad_normals(ctx, bad_normals);
     return 1;
 }
 
@@ -293,8 +231,6 @@ int iqi_parse_md2(iqi_ctx *ctx) {
     if (!(read_header(&p) && read_triangles(&p) && read_skins_and_mesh(&p) && read_frames(&p) &&
           iqi_clips_from_frame_names(ctx, MD2_FRAMERATE, NULL, NULL)))
         return 0;
-    if (p.unterminated_names)
-        iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u name(s) fill their field with no NUL byte; read to the field's end",
-                 p.unterminated_names);
+    iqi_warn_unterminated_names(ctx, p.unterminated_names);
     return 1;
 }

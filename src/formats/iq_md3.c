@@ -18,7 +18,7 @@
  * Sections are checked against the bytes actually present, never against
  * offsets the file claims. */
 #include "base/iq_internal.h"
-#include "formats/iq_formats.h"
+#include "formats/iq_vertex_formats.h"
 #include <math.h>
 
 #define MD3_HEADER_SIZE 108
@@ -53,66 +53,16 @@ enum {
     S_NUM_TRIANGLES = 84, S_OFS_TRIANGLES = 88, S_OFS_SHADERS = 92, S_OFS_ST = 96, S_OFS_XYZNORMAL = 100, S_OFS_END = 104
 };
 
-typedef struct md3_surface {
-    uint64_t at; /* file offset of the surface header */
-    const uint8_t *p;
-    uint32_t shaders, verts, triangles;
-    uint64_t shaders_at, triangles_at, st_at, xyz_at; /* file offsets, checked (0 for empty sections) */
-    uint32_t first_vertex, first_triangle, first_shader;
-} md3_surface;
-
 typedef struct md3_parser {
     iqi_ctx *ctx;
     const uint8_t *d;
     size_t size;
     uint32_t frames, tags, surface_count;
     uint32_t ofs_frames, ofs_tags, ofs_surfaces;
-    md3_surface *surfaces;
+    iqi_surface_chain chain;
+    iqi_surface *surfaces;
     uint32_t unterminated_names; /* names that fill their field with no NUL */
 } md3_parser;
-
-/* A fixed-size name field copied into `out` (field_size + 1 bytes): up to
- * the first NUL, or the whole field (counted, for one warning) when the
- * writer left no NUL. */
-static const char *copy_name(md3_parser *p, const uint8_t *field, size_t field_size, char *out) {
-    const uint8_t *nul = memchr(field, 0, field_size);
-    size_t n = nul ? (size_t)(nul - field) : field_size;
-    if (!nul) p->unterminated_names++;
-    memcpy(out, field, n);
-    out[n] = 0;
-    return out;
-}
-
-static const char *read_name(md3_parser *p, const uint8_t *field, size_t field_size) {
-    char *out = iqi_alloc(p->ctx, field_size + 1, 1, "name");
-    return out ? copy_name(p, field, field_size, out) : NULL;
-}
-
-/* A signed count field; negative counts are rejected. */
-static int read_count(md3_parser *p, int64_t at, const char *what, uint32_t *out) {
-    int32_t v = iqi_i32(p->d + at);
-    if (v < 0) return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, at, "%s is negative (%d)", what, v);
-    *out = (uint32_t)v;
-    return 1;
-}
-
-/* `count` records of `elem` bytes at offset `ofs` (a signed field at `field`,
- * relative to `base`) must lie inside the file. */
-static int check_range(md3_parser *p, int64_t field, uint64_t base, const char *what, uint64_t count, uint64_t elem,
-                       uint64_t *out) {
-    int32_t ofs = iqi_i32(p->d + field);
-    *out = 0;
-    if (count == 0) return 1; /* never read: engines ignore the offset of an empty section */
-    if (ofs < 0)
-        return iqi_fail(p->ctx, IQ_ERROR_OUT_OF_RANGE, field, "%s: offset %d is negative", what, ofs);
-    uint64_t start = base + (uint32_t)ofs;
-    if (!iqi_range_ok(p->size, start, count, elem))
-        return iqi_fail(p->ctx, IQ_ERROR_OUT_OF_RANGE, field,
-                        "%s: %llu x %llu bytes at offset %llu run past the end of the %zu-byte file", what,
-                        (unsigned long long)count, (unsigned long long)elem, (unsigned long long)start, p->size);
-    *out = start;
-    return 1;
-}
 
 // -- Header
 
@@ -126,32 +76,17 @@ static int read_header(md3_parser *p) {
         return iqi_fail(ctx, IQ_ERROR_BAD_VERSION, H_VERSION, "version %d; only version 15 is supported", version);
     p->d = ctx->data;
     p->size = ctx->size;
-    if (!read_count(p, H_NUM_FRAMES, "the header's frame count", &p->frames) ||
-        !read_count(p, H_NUM_TAGS, "the header's tag count", &p->tags) ||
-        !read_count(p, H_NUM_SURFACES, "the header's surface count", &p->surface_count))
+    if (!iqi_read_count(ctx, H_NUM_FRAMES, "the header's frame count", &p->frames) ||
+        !iqi_read_count(ctx, H_NUM_TAGS, "the header's tag count", &p->tags) ||
+        !iqi_read_count(ctx, H_NUM_SURFACES, "the header's surface count", &p->surface_count))
         return 0;
-    /* Quake 3 refuses a model without frames: there is no geometry to show. */
-    if (p->frames == 0) return iqi_fail(ctx, IQ_ERROR_BAD_ANIMATION, H_NUM_FRAMES, "the model has no frames");
-    if (p->frames > ctx->limits.max_frames)
-        return iqi_fail(ctx, IQ_ERROR_LIMIT, H_NUM_FRAMES, "%u frames; the limit is %u", p->frames, ctx->limits.max_frames);
+    if (!iqi_check_frame_count(ctx, H_NUM_FRAMES, p->frames)) return 0;
     if (p->frames > MD3_MAX_FRAMES)
         iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u frames; MD3 allows %d", p->frames, MD3_MAX_FRAMES);
     if (p->tags > MD3_MAX_TAGS) iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u tags; MD3 allows %d", p->tags, MD3_MAX_TAGS);
     if (p->surface_count > MD3_MAX_SURFACES)
         iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u surfaces; MD3 allows %d", p->surface_count, MD3_MAX_SURFACES);
-    int32_t ofs_end = iqi_i32(p->d + H_OFS_END);
-    if (ofs_end < MD3_HEADER_SIZE)
-        return iqi_fail(ctx, IQ_ERROR_BAD_FILESIZE, H_OFS_END, "the end offset %d is inside the 108-byte header",
-                        ofs_end);
-    /* Every section is checked against the bytes present, so a wrong end
-     * offset is harmless here; engines copy ofsEnd bytes and ignore the rest. */
-    if ((uint64_t)ofs_end < p->size)
-        iqi_warn(ctx, IQ_WARNING_TRAILING_BYTES, "the end offset is %d, the file has %zu bytes; the rest was ignored",
-                 ofs_end, p->size);
-    else if ((uint64_t)ofs_end > p->size)
-        iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "the end offset is %d but the file has only %zu bytes; every section is present",
-                 ofs_end, p->size);
-    return 1;
+    return iqi_check_end_offset(ctx, H_OFS_END, MD3_HEADER_SIZE);
 }
 
 // -- Frames and tags
@@ -160,7 +95,7 @@ static int read_frames(md3_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
     uint64_t at;
-    if (!check_range(p, H_OFS_FRAMES, 0, "frames", p->frames, MD3_FRAME_SIZE, &at)) return 0;
+    if (!iqi_read_section(ctx, H_OFS_FRAMES, 0, "frames", p->frames, MD3_FRAME_SIZE, &at)) return 0;
     m->frame_count = p->frames;
     m->frame_bounds = iqi_alloc(ctx, p->frames, sizeof(iq_bounds), "frame bounds");
     m->frame_info = iqi_alloc(ctx, p->frames, sizeof(iq_frame_info), "frame info");
@@ -189,7 +124,8 @@ static int read_frames(md3_parser *p) {
         if (!origin_usable) { v[6] = v[7] = v[8] = 0; origins++; }
         memcpy(m->frame_info[f].local_origin, v + 6, sizeof m->frame_info[f].local_origin);
         if (usable && (v[0] > v[3] || v[1] > v[4] || v[2] > v[5])) inverted++;
-        m->frame_info[f].name = copy_name(p, r + 40, MD3_FRAME_NAME_SIZE, names + (size_t)f * (MD3_FRAME_NAME_SIZE + 1));
+        m->frame_info[f].name = iqi_copy_name(r + 40, MD3_FRAME_NAME_SIZE, names + (size_t)f * (MD3_FRAME_NAME_SIZE + 1),
+                                              &p->unterminated_names);
     }
     if (inverted) iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u frame(s) have a bounding box with min > max", inverted);
     if (origins)
@@ -230,7 +166,7 @@ static int read_tags(md3_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
     uint64_t at;
-    if (!check_range(p, H_OFS_TAGS, 0, "tags", (uint64_t)p->frames * p->tags, MD3_TAG_SIZE, &at)) return 0;
+    if (!iqi_read_section(ctx, H_OFS_TAGS, 0, "tags", (uint64_t)p->frames * p->tags, MD3_TAG_SIZE, &at)) return 0;
     if (!p->tags) return 1;
     /* Tags are attachment points like joints: the joint limit bounds them (and
      * the quadratic duplicate-name check below). */
@@ -249,7 +185,7 @@ static int read_tags(md3_parser *p) {
         for (uint32_t t = 0; t < nt; t++, at += MD3_TAG_SIZE) {
             const uint8_t *r = p->d + at;
             if (f == 0) {
-                m->tag_names[t] = copy_name(p, r, MD3_NAME_SIZE, names + (size_t)t * (MD3_NAME_SIZE + 1));
+                m->tag_names[t] = iqi_copy_name(r, MD3_NAME_SIZE, names + (size_t)t * (MD3_NAME_SIZE + 1), &p->unterminated_names);
                 for (uint32_t u = 0; u < t; u++)
                     if (strcmp(m->tag_names[u], m->tag_names[t]) == 0) { duplicates++; break; }
             } else if (strncmp((const char *)r, m->tag_names[t], MD3_NAME_SIZE) != 0) {
@@ -309,70 +245,44 @@ static int read_tags(md3_parser *p) {
  * anything is decoded, and lays the surfaces out in the model-wide arrays. */
 static int walk_surfaces(md3_parser *p) {
     iqi_ctx *ctx = p->ctx;
-    iq_model *m = ctx->model;
-    uint64_t at;
-    if (!check_range(p, H_OFS_SURFACES, 0, "surfaces", p->surface_count ? 1 : 0, MD3_SURFACE_SIZE, &at)) return 0;
-    if (!p->surface_count) {
-        if (!p->tags) iqi_warn(ctx, IQ_WARNING_EMPTY, "the model has no surfaces and no tags");
-        return 1;
-    }
-    /* Each surface takes at least a 108-byte header: a larger count is a lie
-     * found before anything is allocated for it. */
-    if (p->surface_count > p->size / MD3_SURFACE_SIZE)
-        return iqi_fail(ctx, IQ_ERROR_TRUNCATED, H_NUM_SURFACES, "%u surfaces cannot fit in %zu bytes",
-                        p->surface_count, p->size);
-    p->surfaces = iqi_alloc(ctx, p->surface_count, sizeof(md3_surface), "surface list");
+    iqi_surface_chain *c = &p->chain;
+    if (!iqi_surfaces_begin(ctx, c, p->surface_count, H_NUM_SURFACES, H_OFS_SURFACES, MD3_SURFACE_SIZE, p->tags)) return 0;
+    if (!p->surface_count) return 1;
+    p->surfaces = iqi_alloc(ctx, p->surface_count, sizeof(iqi_surface), "surface list");
     if (!p->surfaces) return 0;
-    uint64_t vertices = 0, triangles = 0, shaders = 0;
     uint32_t bad_ident = 0, big_verts = 0, big_tris = 0, big_shaders = 0, no_tris = 0, no_shaders = 0;
     for (uint32_t i = 0; i < p->surface_count; i++) {
-        md3_surface *s = &p->surfaces[i];
+        iqi_surface *s = &p->surfaces[i];
+        uint64_t at = c->at;
         if (!iqi_range_ok(p->size, at, 1, MD3_SURFACE_SIZE))
             return iqi_fail(ctx, IQ_ERROR_TRUNCATED, (int64_t)(at > p->size ? p->size : at),
                             "surface %u: its 108-byte header at offset %llu runs past the end of the %zu-byte file", i,
                             (unsigned long long)at, p->size);
         s->at = at;
-        s->p = p->d + at;
-        if (memcmp(s->p, "IDP3", 4) != 0) bad_ident++;
+        if (memcmp(p->d + at, "IDP3", 4) != 0) bad_ident++;
         uint32_t frames;
-        if (!read_count(p, at + S_NUM_FRAMES, "a surface's frame count", &frames) ||
-            !read_count(p, at + S_NUM_SHADERS, "a surface's shader count", &s->shaders) ||
-            !read_count(p, at + S_NUM_VERTS, "a surface's vertex count", &s->verts) ||
-            !read_count(p, at + S_NUM_TRIANGLES, "a surface's triangle count", &s->triangles))
+        if (!iqi_read_count(ctx, at + S_NUM_FRAMES, "a surface's frame count", &frames) ||
+            !iqi_read_count(ctx, at + S_NUM_SHADERS, "a surface's shader count", &s->shaders) ||
+            !iqi_read_count(ctx, at + S_NUM_VERTS, "a surface's vertex count", &s->verts) ||
+            !iqi_read_count(ctx, at + S_NUM_TRIANGLES, "a surface's triangle count", &s->triangles))
             return 0;
         /* Engines index every surface with the header's frame numbers. */
         if (frames != p->frames)
             return iqi_fail(ctx, IQ_ERROR_BAD_ANIMATION, at + S_NUM_FRAMES,
                             "surface %u has %u frames, the header says %u", i, frames, p->frames);
-        if (!check_range(p, at + S_OFS_SHADERS, at, "surface shaders", s->shaders, MD3_SHADER_SIZE, &s->shaders_at) ||
-            !check_range(p, at + S_OFS_TRIANGLES, at, "surface triangles", s->triangles, MD3_TRIANGLE_SIZE,
-                         &s->triangles_at) ||
-            !check_range(p, at + S_OFS_ST, at, "surface texture coordinates", s->verts, MD3_ST_SIZE, &s->st_at) ||
-            !check_range(p, at + S_OFS_XYZNORMAL, at, "surface vertices (all frames)", (uint64_t)s->verts * p->frames,
-                         MD3_VERTEX_SIZE, &s->xyz_at))
+        if (!iqi_read_section(ctx, at + S_OFS_SHADERS, at, "surface shaders", s->shaders, MD3_SHADER_SIZE, &s->shaders_at) ||
+            !iqi_read_section(ctx, at + S_OFS_TRIANGLES, at, "surface triangles", s->triangles, MD3_TRIANGLE_SIZE,
+                              &s->triangles_at) ||
+            !iqi_read_section(ctx, at + S_OFS_ST, at, "surface texture coordinates", s->verts, MD3_ST_SIZE, &s->st_at) ||
+            !iqi_read_section(ctx, at + S_OFS_XYZNORMAL, at, "surface vertices (all frames)", (uint64_t)s->verts * p->frames,
+                              MD3_VERTEX_SIZE, &s->xyz_at))
             return 0;
         if (s->verts > MD3_MAX_VERTS) big_verts++;
         if (s->triangles > MD3_MAX_TRIANGLES) big_tris++;
         if (s->shaders > MD3_MAX_SHADERS) big_shaders++;
         if (!s->triangles) no_tris++;
         if (!s->shaders) no_shaders++;
-        s->first_vertex = (uint32_t)vertices;
-        s->first_triangle = (uint32_t)triangles;
-        s->first_shader = (uint32_t)shaders;
-        vertices += s->verts;
-        triangles += s->triangles;
-        shaders += s->shaders;
-        /* Every vertex takes 8 bytes per frame in the file, so these sums stay
-         * far below 2^32; checked anyway so the casts above can never wrap. */
-        if (vertices > UINT32_MAX || triangles > UINT32_MAX / 3 || shaders > UINT32_MAX)
-            return iqi_fail(ctx, IQ_ERROR_LIMIT, at, "surface %u: the model's counts overflow", i);
-        int32_t end = iqi_i32(s->p + S_OFS_END);
-        /* The end offset chains to the next surface: it must move past this
-         * header, or the chain overlaps itself (or loops, for 0). */
-        if (end < MD3_SURFACE_SIZE)
-            return iqi_fail(ctx, IQ_ERROR_BAD_MESH, at + S_OFS_END,
-                            "surface %u: end offset %d does not move past its 108-byte header", i, end);
-        at += (uint32_t)end;
+        if (!iqi_surfaces_next(ctx, c, s, i, S_OFS_END)) return 0;
     }
     if (bad_ident) iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u surface(s) have an ident other than \"IDP3\"", bad_ident);
     if (big_verts) iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u surface(s) have more than %d vertices", big_verts, MD3_MAX_VERTS);
@@ -382,66 +292,22 @@ static int walk_surfaces(md3_parser *p) {
         iqi_warn(ctx, IQ_WARNING_OVER_LIMIT, "%u surface(s) have more than %d shaders", big_shaders, MD3_MAX_SHADERS);
     if (no_tris) iqi_warn(ctx, IQ_WARNING_EMPTY, "%u surface(s) have no triangles", no_tris);
     if (no_shaders) iqi_warn(ctx, IQ_WARNING_EMPTY, "%u surface(s) have no shaders", no_shaders);
-    m->mesh_count = p->surface_count;
-    m->vertex_count = (uint32_t)vertices;
-    m->triangle_count = (uint32_t)triangles;
-    m->shader_count = (uint32_t)shaders;
     return 1;
-}
-
-/* The Quake 3 renderer's normal decode: the high byte is the azimuth
- * ("lat"), the low byte the zenith ("lng"), both in steps of 2*pi/256:
- * n = (cos(lat) sin(lng), sin(lat) sin(lng), cos(lng)), unit length by
- * construction. sines[i] = sin(i * 2 pi / 256). */
-static void decode_normal(uint16_t packed, const float *sines, float *n) {
-    unsigned lat = (packed >> 8) & 0xff, lng = packed & 0xff;
-    float sin_lat = sines[lat], cos_lat = sines[(lat + 64) & 0xff];
-    float sin_lng = sines[lng], cos_lng = sines[(lng + 64) & 0xff];
-    n[0] = cos_lat * sin_lng;
-    n[1] = sin_lat * sin_lng;
-    n[2] = cos_lng;
 }
 
 static int decode_surfaces(md3_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
-    uint32_t nv = m->vertex_count, frames = p->frames;
+    uint32_t frames = p->frames;
     if (!p->surface_count) return 1;
-    m->meshes = iqi_alloc(ctx, p->surface_count, sizeof(iq_mesh), "meshes");
-    if (!m->meshes) return 0;
-    if (m->shader_count && !(m->shaders = iqi_alloc(ctx, m->shader_count, sizeof(iq_shader), "shaders"))) return 0;
-    if (nv) {
-        m->frame_positions = iqi_alloc(ctx, (uint64_t)frames * nv, 3 * sizeof(float), "frame positions");
-        m->frame_normals = iqi_alloc(ctx, (uint64_t)frames * nv, 3 * sizeof(float), "frame normals");
-        m->texcoords = iqi_alloc(ctx, nv, 2 * sizeof(float), "texture coordinates");
-        if (!m->frame_positions || !m->frame_normals || !m->texcoords) return 0;
-        m->positions = m->frame_positions; /* frame 0 */
-        m->normals = m->frame_normals;
-    }
-    if (m->triangle_count && !(m->indices = iqi_alloc(ctx, m->triangle_count, 3 * sizeof(uint32_t), "indices")))
-        return 0;
+    if (!iqi_surfaces_arrays(ctx, &p->chain, frames)) return 0;
+    uint32_t nv = m->vertex_count;
     float sines[256];
-    for (int i = 0; i < 256; i++) sines[i] = (float)sin(i * (2.0 * 3.14159265358979323846 / 256.0));
+    iqi_latlong_sines(sines);
 
     for (uint32_t i = 0; i < p->surface_count; i++) {
-        const md3_surface *s = &p->surfaces[i];
-        const uint8_t *h = s->p;
-        iq_mesh *mesh = &m->meshes[i];
-        if (!(mesh->name = read_name(p, h + S_NAME, MD3_NAME_SIZE))) return 0;
-        mesh->first_vertex = s->first_vertex;
-        mesh->vertex_count = s->verts;
-        mesh->first_triangle = s->first_triangle;
-        mesh->triangle_count = s->triangles;
-        mesh->material = "";
-
-        const uint8_t *sh = p->d + s->shaders_at;
-        for (uint32_t k = 0; k < s->shaders; k++, sh += MD3_SHADER_SIZE) {
-            iq_shader *out = &m->shaders[s->first_shader + k];
-            if (!(out->name = read_name(p, sh, MD3_NAME_SIZE))) return 0;
-            out->index = iqi_i32(sh + MD3_NAME_SIZE);
-            out->mesh = i;
-        }
-        if (s->shaders) mesh->material = m->shaders[s->first_shader].name;
+        const iqi_surface *s = &p->surfaces[i];
+        if (!iqi_surface_decode(ctx, s, i, S_NAME, &p->unterminated_names)) return 0;
 
         /* Triangles: clockwise front faces, as IQM; kept in file order. */
         const uint8_t *tri = p->d + s->triangles_at;
@@ -451,16 +317,8 @@ static int decode_surfaces(md3_parser *p) {
             if (v < 0 || (uint32_t)v >= s->verts)
                 return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (tri - p->d) + 4 * t,
                                 "surface %u ('%s'), triangle %u: vertex %d, but the surface has %u vertices", i,
-                                mesh->name, t / 3, v, s->verts);
+                                m->meshes[i].name, t / 3, v, s->verts);
             idx[t] = s->first_vertex + (uint32_t)v;
-        }
-
-        const uint8_t *st = p->d + s->st_at;
-        for (uint32_t v = 0; v < s->verts; v++) {
-            float *uv = m->texcoords + 2 * ((size_t)s->first_vertex + v);
-            uv[0] = iqi_f32(st + MD3_ST_SIZE * (size_t)v);
-            uv[1] = iqi_f32(st + MD3_ST_SIZE * (size_t)v + 4);
-            iqi_repair_vector(ctx, IQI_TEXCOORD, uv, 2);
         }
 
         const uint8_t *xyz = p->d + s->xyz_at;
@@ -469,33 +327,10 @@ static int decode_surfaces(md3_parser *p) {
             for (uint32_t v = 0; v < s->verts; v++, xyz += MD3_VERTEX_SIZE) {
                 float *pos = m->frame_positions + 3 * (base + v);
                 for (int k = 0; k < 3; k++) pos[k] = iqi_i16(xyz + 2 * k) * (1.0f / 64.0f);
-                decode_normal(iqi_u16(xyz + 6), sines, m->frame_normals + 3 * (base + v));
+                iqi_latlong_normal(iqi_u16(xyz + 6), sines, m->frame_normals + 3 * (base + v));
             }
         }
     }
-    return 1;
-}
-
-/* The frame's xy radius (the file stores only a sphere radius). */
-static void frame_xy_radius(iq_model *m) {
-    for (uint32_t f = 0; f < m->frame_count; f++) {
-        const float *pos = m->frame_positions ? m->frame_positions + 3 * (size_t)f * m->vertex_count : NULL;
-        float r2 = 0;
-        for (uint32_t v = 0; pos && v < m->vertex_count; v++) {
-            float d = pos[3 * v] * pos[3 * v] + pos[3 * v + 1] * pos[3 * v + 1];
-            if (d > r2) r2 = d;
-        }
-        m->frame_bounds[f].xy_radius = sqrtf(r2);
-    }
-}
-
-/* One clip over every frame: MD3 has no clips (Quake 3 players get theirs from animation.cfg). */
-static int add_clip(md3_parser *p) {
-    iq_model *m = p->ctx->model;
-    m->animations = iqi_alloc(p->ctx, 1, sizeof(iq_animation), "animation");
-    if (!m->animations) return 0;
-    m->animation_count = 1;
-    m->animations[0] = (iq_animation){"all", 0, m->frame_count, IQ_MD3_DEFAULT_FRAMERATE, IQ_ANIMATION_LOOP};
     return 1;
 }
 
@@ -504,11 +339,9 @@ int iqi_parse_md3(iqi_ctx *ctx) {
     memset(&p, 0, sizeof p);
     p.ctx = ctx;
     if (!(read_header(&p) && read_frames(&p) && read_tags(&p) && walk_surfaces(&p) && decode_surfaces(&p) &&
-          add_clip(&p)))
+          iqi_clip_all_frames(ctx)))
         return 0;
-    frame_xy_radius(ctx->model);
-    if (p.unterminated_names)
-        iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u name(s) fill their field with no NUL byte; read to the field's end",
-                 p.unterminated_names);
+    iqi_frame_xy_radii(ctx->model);
+    iqi_warn_unterminated_names(ctx, p.unterminated_names);
     return 1;
 }

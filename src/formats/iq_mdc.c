@@ -45,10 +45,9 @@ enum {
 };
 
 typedef struct mdc_surface {
-    uint64_t at;
-    uint32_t comp, base, shaders, verts, triangles;
-    uint64_t shaders_at, triangles_at, st_at, xyz_at, comp_at, base_frames_at, comp_frames_at;
-    uint32_t first_vertex, first_triangle, first_shader;
+    iqi_surface s; /* as MD3's; xyz_at: the base frames */
+    uint32_t comp, base;
+    uint64_t comp_at, base_frames_at, comp_frames_at;
 } mdc_surface;
 
 typedef struct mdc_parser {
@@ -56,41 +55,11 @@ typedef struct mdc_parser {
     const uint8_t *d;
     size_t size;
     uint32_t frames, tags, surface_count;
+    iqi_surface_chain chain;
     mdc_surface *surfaces;
     float normals[256][3]; /* the games' table of compressed-frame normals */
     uint32_t unterminated_names;
 } mdc_parser;
-
-static int read_count(mdc_parser *p, uint64_t at, const char *what, uint32_t *out) {
-    int32_t v = iqi_i32(p->d + at);
-    if (v < 0) return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, (int64_t)at, "%s is negative (%d)", what, v);
-    *out = (uint32_t)v;
-    return 1;
-}
-
-static int check_range(mdc_parser *p, uint64_t field, uint64_t base, const char *what, uint64_t count, uint64_t elem,
-                       uint64_t *out) {
-    int32_t ofs = iqi_i32(p->d + field);
-    *out = 0;
-    if (count == 0) return 1;
-    if (ofs < 0) return iqi_fail(p->ctx, IQ_ERROR_OUT_OF_RANGE, (int64_t)field, "%s: offset %d is negative", what, ofs);
-    uint64_t start = base + (uint32_t)ofs;
-    if (!iqi_range_ok(p->size, start, count, elem))
-        return iqi_fail(p->ctx, IQ_ERROR_OUT_OF_RANGE, (int64_t)field,
-                        "%s: %llu x %llu bytes at offset %llu run past the end of the %zu-byte file", what,
-                        (unsigned long long)count, (unsigned long long)elem, (unsigned long long)start, p->size);
-    *out = start;
-    return 1;
-}
-
-static const char *copy_name(mdc_parser *p, const uint8_t *field, size_t n_field, char *out) {
-    const uint8_t *nul = memchr(field, 0, n_field);
-    size_t n = nul ? (size_t)(nul - field) : n_field;
-    if (!nul) p->unterminated_names++;
-    memcpy(out, field, n);
-    out[n] = 0;
-    return out;
-}
 
 /* The 256 normals of compressed frames: a ring of 32 around the equator,
  * then rings of 28, 24, .. 4 at 11.25-degree steps below it, then the same
@@ -124,30 +93,20 @@ static int read_header(mdc_parser *p) {
     int32_t version = iqi_i32(p->d + H_VERSION);
     if (version != MDC_VERSION)
         return iqi_fail(ctx, IQ_ERROR_BAD_VERSION, H_VERSION, "version %d; only version 2 is supported", version);
-    if (!read_count(p, H_NUM_FRAMES, "the frame count", &p->frames) || !read_count(p, H_NUM_TAGS, "the tag count", &p->tags) ||
-        !read_count(p, H_NUM_SURFACES, "the surface count", &p->surface_count))
+    if (!iqi_read_count(ctx, H_NUM_FRAMES, "the frame count", &p->frames) || !iqi_read_count(ctx, H_NUM_TAGS, "the tag count", &p->tags) ||
+        !iqi_read_count(ctx, H_NUM_SURFACES, "the surface count", &p->surface_count))
         return 0;
-    if (!p->frames) return iqi_fail(ctx, IQ_ERROR_BAD_ANIMATION, H_NUM_FRAMES, "the model has no frames");
-    if (p->frames > ctx->limits.max_frames)
-        return iqi_fail(ctx, IQ_ERROR_LIMIT, H_NUM_FRAMES, "%u frames; the limit is %u", p->frames, ctx->limits.max_frames);
+    if (!iqi_check_frame_count(ctx, H_NUM_FRAMES, p->frames)) return 0;
     if (p->tags > ctx->limits.max_joints)
         return iqi_fail(ctx, IQ_ERROR_LIMIT, H_NUM_TAGS, "%u tags; the limit is %u", p->tags, ctx->limits.max_joints);
-    int32_t end = iqi_i32(p->d + H_OFS_END);
-    if (end < MDC_HEADER_SIZE)
-        return iqi_fail(ctx, IQ_ERROR_BAD_FILESIZE, H_OFS_END, "the end offset %d is inside the 112-byte header", end);
-    if ((uint64_t)end < p->size)
-        iqi_warn(ctx, IQ_WARNING_TRAILING_BYTES, "the end offset is %d, the file has %zu bytes; the rest was ignored", end, p->size);
-    else if ((uint64_t)end > p->size)
-        iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "the end offset is %d but the file has only %zu bytes; every section is present",
-                 end, p->size);
-    return 1;
+    return iqi_check_end_offset(ctx, H_OFS_END, MDC_HEADER_SIZE);
 }
 
 static int read_frames(mdc_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
     uint64_t at;
-    if (!check_range(p, H_OFS_FRAMES, 0, "frames", p->frames, MDC_FRAME_SIZE, &at)) return 0;
+    if (!iqi_read_section(ctx, H_OFS_FRAMES, 0, "frames", p->frames, MDC_FRAME_SIZE, &at)) return 0;
     m->frame_count = p->frames;
     m->frame_bounds = iqi_alloc(ctx, p->frames, sizeof(iq_bounds), "frame bounds");
     m->frame_info = iqi_alloc(ctx, p->frames, sizeof(iq_frame_info), "frame info");
@@ -167,7 +126,7 @@ static int read_frames(mdc_parser *p) {
             v[6] = v[7] = v[8] = 0;
         }
         memcpy(m->frame_info[f].local_origin, v + 6, 3 * sizeof(float));
-        m->frame_info[f].name = copy_name(p, r + 40, 16, names + (size_t)f * 17);
+        m->frame_info[f].name = iqi_copy_name(r + 40, 16, names + (size_t)f * 17, &p->unterminated_names);
     }
     return 1;
 }
@@ -186,8 +145,8 @@ static int read_tags(mdc_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
     uint64_t names_at, tags_at;
-    if (!check_range(p, H_OFS_TAG_NAMES, 0, "tag names", p->tags, MDC_NAME_SIZE, &names_at) ||
-        !check_range(p, H_OFS_TAGS, 0, "tags", (uint64_t)p->tags * p->frames, MDC_TAG_SIZE, &tags_at))
+    if (!iqi_read_section(ctx, H_OFS_TAG_NAMES, 0, "tag names", p->tags, MDC_NAME_SIZE, &names_at) ||
+        !iqi_read_section(ctx, H_OFS_TAGS, 0, "tags", (uint64_t)p->tags * p->frames, MDC_TAG_SIZE, &tags_at))
         return 0;
     if (!p->tags) return 1;
     m->tag_names = iqi_alloc(ctx, p->tags, sizeof(char *), "tag names");
@@ -196,7 +155,8 @@ static int read_tags(mdc_parser *p) {
     if (!m->tag_names || !names || !m->tag_transforms) return 0;
     m->tag_count = p->tags;
     for (uint32_t t = 0; t < p->tags; t++)
-        m->tag_names[t] = copy_name(p, p->d + names_at + (size_t)t * MDC_NAME_SIZE, MDC_NAME_SIZE, names + (size_t)t * (MDC_NAME_SIZE + 1));
+        m->tag_names[t] = iqi_copy_name(p->d + names_at + (size_t)t * MDC_NAME_SIZE, MDC_NAME_SIZE,
+                                        names + (size_t)t * (MDC_NAME_SIZE + 1), &p->unterminated_names);
     for (uint64_t i = 0; i < (uint64_t)p->frames * p->tags; i++) {
         const uint8_t *r = p->d + tags_at + i * MDC_TAG_SIZE;
         double angles[3], axis[3][3];
@@ -215,125 +175,75 @@ static int read_tags(mdc_parser *p) {
 
 static int walk_surfaces(mdc_parser *p) {
     iqi_ctx *ctx = p->ctx;
-    iq_model *m = ctx->model;
-    uint64_t at;
-    if (!check_range(p, H_OFS_SURFACES, 0, "surfaces", p->surface_count ? 1 : 0, MDC_SURFACE_SIZE, &at)) return 0;
-    if (!p->surface_count) {
-        if (!p->tags) iqi_warn(ctx, IQ_WARNING_EMPTY, "the model has no surfaces and no tags");
-        return 1;
-    }
-    if (p->surface_count > p->size / MDC_SURFACE_SIZE)
-        return iqi_fail(ctx, IQ_ERROR_TRUNCATED, H_NUM_SURFACES, "%u surfaces cannot fit in %zu bytes", p->surface_count, p->size);
+    iqi_surface_chain *c = &p->chain;
+    if (!iqi_surfaces_begin(ctx, c, p->surface_count, H_NUM_SURFACES, H_OFS_SURFACES, MDC_SURFACE_SIZE, p->tags)) return 0;
+    if (!p->surface_count) return 1;
     p->surfaces = iqi_alloc(ctx, p->surface_count, sizeof(mdc_surface), "surface list");
     if (!p->surfaces) return 0;
-    uint64_t vertices = 0, triangles = 0, shaders = 0;
     for (uint32_t i = 0; i < p->surface_count; i++) {
-        mdc_surface *s = &p->surfaces[i];
+        mdc_surface *ms = &p->surfaces[i];
+        iqi_surface *s = &ms->s;
+        uint64_t at = c->at;
         if (!iqi_range_ok(p->size, at, 1, MDC_SURFACE_SIZE))
             return iqi_fail(ctx, IQ_ERROR_TRUNCATED, (int64_t)(at > p->size ? p->size : at),
                             "surface %u: its 124-byte header at offset %llu runs past the end of the file", i, (unsigned long long)at);
         s->at = at;
-        if (!read_count(p, at + S_NUM_COMP, "a surface's compressed frame count", &s->comp) ||
-            !read_count(p, at + S_NUM_BASE, "a surface's base frame count", &s->base) ||
-            !read_count(p, at + S_NUM_SHADERS, "a surface's shader count", &s->shaders) ||
-            !read_count(p, at + S_NUM_VERTS, "a surface's vertex count", &s->verts) ||
-            !read_count(p, at + S_NUM_TRIANGLES, "a surface's triangle count", &s->triangles))
+        if (!iqi_read_count(ctx, at + S_NUM_COMP, "a surface's compressed frame count", &ms->comp) ||
+            !iqi_read_count(ctx, at + S_NUM_BASE, "a surface's base frame count", &ms->base) ||
+            !iqi_read_count(ctx, at + S_NUM_SHADERS, "a surface's shader count", &s->shaders) ||
+            !iqi_read_count(ctx, at + S_NUM_VERTS, "a surface's vertex count", &s->verts) ||
+            !iqi_read_count(ctx, at + S_NUM_TRIANGLES, "a surface's triangle count", &s->triangles))
             return 0;
-        if (!s->base && s->verts)
+        if (!ms->base && s->verts)
             return iqi_fail(ctx, IQ_ERROR_BAD_ANIMATION, (int64_t)(at + S_NUM_BASE), "surface %u has vertices but no base frame", i);
-        if (!check_range(p, at + S_OFS_SHADERS, at, "surface shaders", s->shaders, MDC_SHADER_SIZE, &s->shaders_at) ||
-            !check_range(p, at + S_OFS_TRIANGLES, at, "surface triangles", s->triangles, MDC_TRIANGLE_SIZE, &s->triangles_at) ||
-            !check_range(p, at + S_OFS_ST, at, "surface texture coordinates", s->verts, MDC_ST_SIZE, &s->st_at) ||
-            !check_range(p, at + S_OFS_XYZ, at, "surface base frames", (uint64_t)s->verts * s->base, MDC_XYZ_SIZE, &s->xyz_at) ||
-            !check_range(p, at + S_OFS_COMP, at, "surface compressed frames", (uint64_t)s->verts * s->comp, MDC_COMP_SIZE, &s->comp_at) ||
-            !check_range(p, at + S_OFS_BASE_FRAMES, at, "surface frame base frames", p->frames, 2, &s->base_frames_at) ||
-            !check_range(p, at + S_OFS_COMP_FRAMES, at, "surface frame compressed frames", p->frames, 2, &s->comp_frames_at))
+        if (!iqi_read_section(ctx, at + S_OFS_SHADERS, at, "surface shaders", s->shaders, MDC_SHADER_SIZE, &s->shaders_at) ||
+            !iqi_read_section(ctx, at + S_OFS_TRIANGLES, at, "surface triangles", s->triangles, MDC_TRIANGLE_SIZE, &s->triangles_at) ||
+            !iqi_read_section(ctx, at + S_OFS_ST, at, "surface texture coordinates", s->verts, MDC_ST_SIZE, &s->st_at) ||
+            !iqi_read_section(ctx, at + S_OFS_XYZ, at, "surface base frames", (uint64_t)s->verts * ms->base, MDC_XYZ_SIZE, &s->xyz_at) ||
+            !iqi_read_section(ctx, at + S_OFS_COMP, at, "surface compressed frames", (uint64_t)s->verts * ms->comp, MDC_COMP_SIZE, &ms->comp_at) ||
+            !iqi_read_section(ctx, at + S_OFS_BASE_FRAMES, at, "surface frame base frames", p->frames, 2, &ms->base_frames_at) ||
+            !iqi_read_section(ctx, at + S_OFS_COMP_FRAMES, at, "surface frame compressed frames", p->frames, 2, &ms->comp_frames_at))
             return 0;
         /* Every frame names a base frame and a compressed frame (or -1) the surface has. */
         for (uint32_t f = 0; f < p->frames && s->verts; f++) {
-            int32_t b = iqi_i16(p->d + s->base_frames_at + 2 * (size_t)f), c = iqi_i16(p->d + s->comp_frames_at + 2 * (size_t)f);
-            if (b < 0 || (uint32_t)b >= s->base)
-                return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(s->base_frames_at + 2 * (uint64_t)f),
-                                "surface %u, frame %u: base frame %d, but the surface has %u", i, f, b, s->base);
-            if (c < -1 || (c >= 0 && (uint32_t)c >= s->comp))
-                return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(s->comp_frames_at + 2 * (uint64_t)f),
-                                "surface %u, frame %u: compressed frame %d, but the surface has %u", i, f, c, s->comp);
+            int32_t b = iqi_i16(p->d + ms->base_frames_at + 2 * (size_t)f), cf = iqi_i16(p->d + ms->comp_frames_at + 2 * (size_t)f);
+            if (b < 0 || (uint32_t)b >= ms->base)
+                return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(ms->base_frames_at + 2 * (uint64_t)f),
+                                "surface %u, frame %u: base frame %d, but the surface has %u", i, f, b, ms->base);
+            if (cf < -1 || (cf >= 0 && (uint32_t)cf >= ms->comp))
+                return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(ms->comp_frames_at + 2 * (uint64_t)f),
+                                "surface %u, frame %u: compressed frame %d, but the surface has %u", i, f, cf, ms->comp);
         }
-        s->first_vertex = (uint32_t)vertices;
-        s->first_triangle = (uint32_t)triangles;
-        s->first_shader = (uint32_t)shaders;
-        vertices += s->verts;
-        triangles += s->triangles;
-        shaders += s->shaders;
-        if (vertices > UINT32_MAX || triangles > UINT32_MAX / 3 || shaders > UINT32_MAX)
-            return iqi_fail(ctx, IQ_ERROR_LIMIT, (int64_t)at, "surface %u: the model's counts overflow", i);
-        int32_t end = iqi_i32(p->d + at + S_OFS_END);
-        if (end < MDC_SURFACE_SIZE)
-            return iqi_fail(ctx, IQ_ERROR_BAD_MESH, (int64_t)(at + S_OFS_END),
-                            "surface %u: end offset %d does not move past its 124-byte header", i, end);
-        at += (uint32_t)end;
+        if (!iqi_surfaces_next(ctx, c, s, i, S_OFS_END)) return 0;
     }
-    m->mesh_count = p->surface_count;
-    m->vertex_count = (uint32_t)vertices;
-    m->triangle_count = (uint32_t)triangles;
-    m->shader_count = (uint32_t)shaders;
     return 1;
 }
 
 static int decode_surfaces(mdc_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
-    uint32_t nv = m->vertex_count;
     if (!p->surface_count) return 1;
-    m->meshes = iqi_alloc(ctx, p->surface_count, sizeof(iq_mesh), "meshes");
-    char *names = iqi_alloc(ctx, (uint64_t)p->surface_count + m->shader_count, MDC_NAME_SIZE + 1, "names");
-    if (!m->meshes || !names) return 0;
-    if (m->shader_count && !(m->shaders = iqi_alloc(ctx, m->shader_count, sizeof(iq_shader), "shaders"))) return 0;
-    if (nv) {
-        m->frame_positions = iqi_alloc(ctx, (uint64_t)p->frames * nv, 3 * sizeof(float), "frame positions");
-        m->frame_normals = iqi_alloc(ctx, (uint64_t)p->frames * nv, 3 * sizeof(float), "frame normals");
-        m->texcoords = iqi_alloc(ctx, nv, 2 * sizeof(float), "texture coordinates");
-        if (!m->frame_positions || !m->frame_normals || !m->texcoords) return 0;
-        m->positions = m->frame_positions;
-        m->normals = m->frame_normals;
-    }
-    if (m->triangle_count && !(m->indices = iqi_alloc(ctx, m->triangle_count, 3 * sizeof(uint32_t), "indices"))) return 0;
+    if (!iqi_surfaces_arrays(ctx, &p->chain, p->frames)) return 0;
+    uint32_t nv = m->vertex_count;
     float sines[256];
-    for (int i = 0; i < 256; i++) sines[i] = (float)sin(i * (2.0 * 3.14159265358979323846 / 256.0));
+    iqi_latlong_sines(sines);
     for (uint32_t i = 0; i < p->surface_count; i++) {
-        const mdc_surface *s = &p->surfaces[i];
-        iq_mesh *mesh = &m->meshes[i];
-        mesh->name = copy_name(p, p->d + s->at + S_NAME, MDC_NAME_SIZE, names + (size_t)i * (MDC_NAME_SIZE + 1));
-        mesh->material = "";
-        mesh->first_vertex = s->first_vertex, mesh->vertex_count = s->verts;
-        mesh->first_triangle = s->first_triangle, mesh->triangle_count = s->triangles;
-        for (uint32_t k = 0; k < s->shaders; k++) {
-            iq_shader *sh = &m->shaders[s->first_shader + k];
-            const uint8_t *r = p->d + s->shaders_at + (size_t)k * MDC_SHADER_SIZE;
-            sh->name = copy_name(p, r, MDC_NAME_SIZE, names + ((size_t)p->surface_count + s->first_shader + k) * (MDC_NAME_SIZE + 1));
-            sh->index = iqi_i32(r + MDC_NAME_SIZE);
-            sh->mesh = i;
-        }
-        if (s->shaders) mesh->material = m->shaders[s->first_shader].name;
+        const mdc_surface *ms = &p->surfaces[i];
+        const iqi_surface *s = &ms->s;
+        if (!iqi_surface_decode(ctx, s, i, S_NAME, &p->unterminated_names)) return 0;
         for (uint32_t t = 0; t < 3 * s->triangles; t++) {
             const uint8_t *r = p->d + s->triangles_at + 4 * (size_t)t;
             int32_t v = iqi_i32(r);
             if (v < 0 || (uint32_t)v >= s->verts)
                 return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, r - p->d, "surface %u ('%s'), triangle %u: vertex %d, but the surface has %u",
-                                i, mesh->name, t / 3, v, s->verts);
+                                i, m->meshes[i].name, t / 3, v, s->verts);
             m->indices[3 * (size_t)s->first_triangle + t] = s->first_vertex + (uint32_t)v;
         }
-        for (uint32_t v = 0; v < s->verts; v++) {
-            float *uv = m->texcoords + 2 * ((size_t)s->first_vertex + v);
-            uv[0] = iqi_f32(p->d + s->st_at + (size_t)v * MDC_ST_SIZE);
-            uv[1] = iqi_f32(p->d + s->st_at + (size_t)v * MDC_ST_SIZE + 4);
-            iqi_repair_vector(ctx, IQI_TEXCOORD, uv, 2);
-        }
         for (uint32_t f = 0; f < p->frames && s->verts; f++) {
-            uint32_t base = (uint32_t)iqi_i16(p->d + s->base_frames_at + 2 * (size_t)f);
-            int32_t comp = iqi_i16(p->d + s->comp_frames_at + 2 * (size_t)f);
+            uint32_t base = (uint32_t)iqi_i16(p->d + ms->base_frames_at + 2 * (size_t)f);
+            int32_t comp = iqi_i16(p->d + ms->comp_frames_at + 2 * (size_t)f);
             const uint8_t *xyz = p->d + s->xyz_at + (size_t)base * s->verts * MDC_XYZ_SIZE;
-            const uint8_t *ofs = comp >= 0 ? p->d + s->comp_at + (size_t)comp * s->verts * MDC_COMP_SIZE : NULL;
+            const uint8_t *ofs = comp >= 0 ? p->d + ms->comp_at + (size_t)comp * s->verts * MDC_COMP_SIZE : NULL;
             for (uint32_t v = 0; v < s->verts; v++) {
                 size_t o = 3 * ((size_t)f * nv + s->first_vertex + v);
                 float *pos = m->frame_positions + o, *n = m->frame_normals + o;
@@ -344,22 +254,11 @@ static int decode_surfaces(mdc_parser *p) {
                     for (int k = 0; k < 3; k++) pos[k] += (float)(((double)((vec >> (8 * k)) & 255) - MDC_MAX_OFS) * MDC_DIST_SCALE);
                     memcpy(n, p->normals[vec >> 24], 3 * sizeof(float));
                 } else {
-                    unsigned lat = r[7], lng = r[6];
-                    n[0] = sines[(lat + 64) & 255] * sines[lng];
-                    n[1] = sines[lat] * sines[lng];
-                    n[2] = sines[(lng + 64) & 255];
+                    iqi_latlong_normal(iqi_u16(r + 6), sines, n); /* the base frame's MD3 normal */
                 }
             }
         }
     }
-    return 1;
-}
-
-static int add_clip(mdc_parser *p) {
-    iq_model *m = p->ctx->model;
-    if (!(m->animations = iqi_alloc(p->ctx, 1, sizeof(iq_animation), "animation"))) return 0;
-    m->animation_count = 1;
-    m->animations[0] = (iq_animation){"all", 0, m->frame_count, IQ_MD3_DEFAULT_FRAMERATE, IQ_ANIMATION_LOOP};
     return 1;
 }
 
@@ -368,20 +267,10 @@ int iqi_parse_mdc(iqi_ctx *ctx) {
     memset(&p, 0, sizeof p);
     p.ctx = ctx;
     build_normals(p.normals);
-    if (!(read_header(&p) && read_frames(&p) && read_tags(&p) && walk_surfaces(&p) && decode_surfaces(&p) && add_clip(&p)))
+    if (!(read_header(&p) && read_frames(&p) && read_tags(&p) && walk_surfaces(&p) && decode_surfaces(&p) &&
+          iqi_clip_all_frames(ctx)))
         return 0;
-    /* The frame's xy radius, as MD3's. */
-    for (uint32_t f = 0; f < ctx->model->frame_count; f++) {
-        const float *pos = ctx->model->frame_positions ? ctx->model->frame_positions + 3 * (size_t)f * ctx->model->vertex_count : NULL;
-        float r2 = 0;
-        for (uint32_t v = 0; pos && v < ctx->model->vertex_count; v++) {
-            float d = pos[3 * v] * pos[3 * v] + pos[3 * v + 1] * pos[3 * v + 1];
-            if (d > r2) r2 = d;
-        }
-        ctx->model->frame_bounds[f].xy_radius = sqrtf(r2);
-    }
-    if (p.unterminated_names)
-        iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u name(s) fill their field with no NUL byte; read to the field's end",
-                 p.unterminated_names);
+    iqi_frame_xy_radii(ctx->model); /* as MD3's */
+    iqi_warn_unterminated_names(ctx, p.unterminated_names);
     return 1;
 }

@@ -59,13 +59,6 @@ typedef struct mdl_parser {
     uint32_t unterminated_names, repaired_intervals, bad_normals;
 } mdl_parser;
 
-static int read_count(mdl_parser *p, int64_t at, const char *what, uint32_t *out) {
-    int32_t v = iqi_i32(p->d + at);
-    if (v < 0) return iqi_fail(p->ctx, IQ_ERROR_BAD_VALUE, at, "%s is negative (%d)", what, v);
-    *out = (uint32_t)v;
-    return 1;
-}
-
 /* The next `bytes` bytes at *at must be in the file. */
 static int need(mdl_parser *p, uint64_t at, uint64_t count, uint64_t elem, const char *what) {
     if (iqi_range_ok(p->size, at, count, elem)) return 1;
@@ -113,12 +106,12 @@ static int read_header(mdl_parser *p) {
             return iqi_fail_value(ctx, H_ORIGIN + 4 * k, 0, (double)p->origin[k] + 255.0 * p->scale[k],
                                   "the origin's value %d (with 255 x scale)", k);
     }
-    if (!read_count(p, H_NUM_SKINS, "the skin count", &p->skins) ||
-        !read_count(p, H_SKIN_WIDTH, "the skin width", &p->width) ||
-        !read_count(p, H_SKIN_HEIGHT, "the skin height", &p->height) ||
-        !read_count(p, H_NUM_VERTS, "the vertex count", &p->verts) ||
-        !read_count(p, H_NUM_TRIS, "the triangle count", &p->tris) ||
-        !read_count(p, H_NUM_FRAMES, "the frame count", &p->file_frames))
+    if (!iqi_read_count(ctx, H_NUM_SKINS, "the skin count", &p->skins) ||
+        !iqi_read_count(ctx, H_SKIN_WIDTH, "the skin width", &p->width) ||
+        !iqi_read_count(ctx, H_SKIN_HEIGHT, "the skin height", &p->height) ||
+        !iqi_read_count(ctx, H_NUM_VERTS, "the vertex count", &p->verts) ||
+        !iqi_read_count(ctx, H_NUM_TRIS, "the triangle count", &p->tris) ||
+        !iqi_read_count(ctx, H_NUM_FRAMES, "the frame count", &p->file_frames))
         return 0;
     if (p->file_frames == 0) return iqi_fail(ctx, IQ_ERROR_BAD_ANIMATION, H_NUM_FRAMES, "the model has no frames");
     if (p->skins && (p->width == 0 || p->height == 0))
@@ -245,10 +238,7 @@ static int read_triangles(mdl_parser *p) {
 static int read_skins(mdl_parser *p) {
     iqi_ctx *ctx = p->ctx;
     iq_model *m = ctx->model;
-    m->meshes = iqi_alloc(ctx, 1, sizeof(iq_mesh), "mesh");
-    if (!m->meshes) return 0;
-    m->mesh_count = 1;
-    m->meshes[0] = (iq_mesh){"", "", 0, m->vertex_count, 0, m->triangle_count};
+    if (!iqi_single_mesh(ctx)) return 0;
     if (!p->pictures) return 1;
     m->images = iqi_alloc(ctx, p->pictures, sizeof(iq_model_image), "skin images");
     m->shaders = iqi_alloc(ctx, p->skins, sizeof(iq_shader), "skins");
@@ -306,26 +296,10 @@ static void read_texcoords(mdl_parser *p) {
 static void decode_frame(mdl_parser *p, const uint8_t *rec, uint32_t frame, char *name_out) {
     iq_model *m = p->ctx->model;
     uint32_t nv = m->vertex_count;
-    const uint8_t *name = rec + 8;
-    const uint8_t *nul = memchr(name, 0, MDL_FRAME_NAME_SIZE);
-    size_t len = nul ? (size_t)(nul - name) : MDL_FRAME_NAME_SIZE;
-    if (!nul) p->unterminated_names++;
-    memcpy(name_out, name, len);
-    name_out[len] = 0;
-    m->frame_info[frame].name = name_out;
-    const uint8_t *verts = rec + MDL_FRAME_HEADER_SIZE;
+    m->frame_info[frame].name = iqi_copy_name(rec + 8, MDL_FRAME_NAME_SIZE, name_out, &p->unterminated_names);
     float *pos = nv ? m->frame_positions + 3 * (size_t)frame * nv : NULL;
     float *nrm = nv ? m->frame_normals + 3 * (size_t)frame * nv : NULL;
-    for (uint32_t v = 0; v < nv; v++) {
-        const uint8_t *tv = verts + 4 * (size_t)(p->source[v] % p->verts);
-        for (int k = 0; k < 3; k++) pos[3 * v + k] = tv[k] * p->scale[k] + p->origin[k];
-        if (tv[3] >= IQI_ANORM_COUNT) {
-            p->bad_normals++;
-            nrm[3 * v] = 0, nrm[3 * v + 1] = 0, nrm[3 * v + 2] = 1;
-        } else {
-            memcpy(nrm + 3 * v, iqi_anorms[tv[3]], 3 * sizeof(float));
-        }
-    }
+    iqi_decode_byte_vertices(rec + MDL_FRAME_HEADER_SIZE, p->verts, p->source, nv, p->scale, p->origin, pos, nrm, &p->bad_normals);
     /* The stored box (bytes, decoded like the vertices); the radii from the vertices. */
     iq_bounds *b = &m->frame_bounds[frame];
     iqi_points_bounds(pos, pos ? nv : 0, b);
@@ -346,15 +320,8 @@ static int read_frames(mdl_parser *p) {
     uint8_t *group_part = iqi_alloc(ctx, frames, 1, "frame groups");
     float *group_rate = iqi_alloc(ctx, frames, sizeof(float), "frame group rates");
     if (!m->frame_info || !m->frame_bounds || !names || !group_part || !group_rate) return 0;
-    if (nv) {
-        m->frame_positions = iqi_alloc(ctx, (uint64_t)frames * nv, 3 * sizeof(float), "frame positions");
-        m->frame_normals = iqi_alloc(ctx, (uint64_t)frames * nv, 3 * sizeof(float), "frame normals");
-        m->texcoords = iqi_alloc(ctx, nv, 2 * sizeof(float), "texture coordinates");
-        if (!m->frame_positions || !m->frame_normals || !m->texcoords) return 0;
-        m->positions = m->frame_positions;
-        m->normals = m->frame_normals;
-        read_texcoords(p);
-    }
+    if (!iqi_alloc_vertex_frames(ctx, frames, 1)) return 0;
+    if (nv) read_texcoords(p);
     uint64_t at = p->frames_at, frame_size = MDL_FRAME_HEADER_SIZE + 4 * (uint64_t)p->verts;
     uint32_t frame = 0;
     for (uint32_t f = 0; f < p->file_frames; f++) {
@@ -380,9 +347,7 @@ static int read_frames(mdl_parser *p) {
     if (p->repaired_intervals)
         iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u group(s) have intervals that are not finite or do not increase; set to 0.1 s steps",
                  p->repaired_intervals);
-    if (p->bad_normals)
-        iqi_warn(ctx, IQ_WARNING_REPAIRED, "%u vertex normal index(es) are past the 162 normals; set to (0, 0, 1)",
-                 p->bad_normals);
+    iqi_warn_bad_normals(ctx, p->bad_normals);
     return iqi_clips_from_frame_names(ctx, MDL_FRAMERATE, group_part, group_rate);
 }
 
@@ -391,8 +356,6 @@ int iqi_parse_mdl(iqi_ctx *ctx) {
     memset(&p, 0, sizeof p);
     p.ctx = ctx;
     if (!(read_header(&p) && walk(&p) && read_triangles(&p) && read_skins(&p) && read_frames(&p))) return 0;
-    if (p.unterminated_names)
-        iqi_warn(ctx, IQ_WARNING_NONSTANDARD, "%u name(s) fill their field with no NUL byte; read to the field's end",
-                 p.unterminated_names);
+    iqi_warn_unterminated_names(ctx, p.unterminated_names);
     return 1;
 }

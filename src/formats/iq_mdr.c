@@ -10,6 +10,7 @@
  * one animation over all frames at 15 fps, as for MD3 (the file names
  * none; a Quake 3 player's animation.cfg does). */
 #include "formats/iq_skeletal.h"
+#include "formats/iq_vertex_formats.h"
 #include "base/iq_math.h"
 #include <stdio.h>
 
@@ -61,12 +62,6 @@ static int range(iqi_ctx *ctx, uint64_t at, uint64_t count, uint64_t size, int64
     return 1;
 }
 
-static const char *name_of(iqi_ctx *ctx, const uint8_t *p, size_t size) {
-    size_t n = 0;
-    while (n < size && p[n]) n++;
-    return iqi_strdup_n(ctx, (const char *)p, n);
-}
-
 /* LOD 0's surfaces: vertices (with their weights), triangles, shaders. */
 static int read_surfaces(iqi_ctx *ctx, size_t lod, const float *world) {
     iq_model *m = ctx->model;
@@ -88,23 +83,14 @@ static int read_surfaces(iqi_ctx *ctx, size_t lod, const float *world) {
             return iqi_fail(ctx, IQ_ERROR_OUT_OF_RANGE, (int64_t)at + 164, "surface %u ends %u bytes after its start, inside its own header", s, end);
         at += end;
     }
-    if (total_v > UINT32_MAX / 4 || total_t > UINT32_MAX / 4) return iqi_fail(ctx, IQ_ERROR_LIMIT, (int64_t)lod, "too many vertices or triangles");
-    uint64_t nv_all = total_v ? total_v : 1, nt_all = total_t ? total_t : 1;
-    m->meshes = iqi_alloc(ctx, ns ? ns : 1, sizeof(iq_mesh), "surfaces");
-    m->positions = iqi_alloc(ctx, nv_all, 12, "positions");
-    m->normals = iqi_alloc(ctx, nv_all, 12, "normals");
-    m->texcoords = iqi_alloc(ctx, nv_all, 8, "texture coordinates");
-    m->blend_indices = iqi_alloc(ctx, nv_all, 8, "blend indices");
-    m->blend_weights = iqi_alloc(ctx, nv_all, 16, "blend weights");
-    m->indices = iqi_alloc(ctx, nt_all, 12, "triangles");
-    if (!m->meshes || !m->positions || !m->normals || !m->texcoords || !m->blend_indices || !m->blend_weights || !m->indices) return 0;
+    if (!iqi_alloc_skinned(ctx, ns, "surfaces", total_v, total_t, (int64_t)lod)) return 0;
     uint32_t fv = 0, ft = 0, many = 0, unweighted = 0, nb = m->joint_count;
     at = first;
     for (uint32_t s = 0; s < ns; s++) {
         const uint8_t *sh = d + at;
         uint32_t nv = iqi_u32(sh + 140), nt = iqi_u32(sh + 148);
         iq_mesh *mesh = &m->meshes[s];
-        if (!(mesh->name = name_of(ctx, sh + 4, MDR_QPATH)) || !(mesh->material = name_of(ctx, sh + 68, MDR_QPATH))) return 0;
+        if (!(mesh->name = iqi_field_name(ctx, sh + 4, MDR_QPATH)) || !(mesh->material = iqi_field_name(ctx, sh + 68, MDR_QPATH))) return 0;
         *mesh = (iq_mesh){mesh->name, mesh->material, fv, nv, ft, nt};
         size_t tri = at + iqi_u32(sh + 152);
         for (uint32_t t = 0; t < nt; t++)
@@ -125,8 +111,8 @@ static int read_surfaces(iqi_ctx *ctx, size_t lod, const float *world) {
             for (int k = 0; k < 2; k++) m->texcoords[2 * o + k] = iqi_f32(d + v_at + 12 + 4 * (size_t)k);
             iqi_repair_vector(ctx, IQI_TEXCOORD, m->texcoords + 2 * o, 2);
             if (iqi_repair_vector(ctx, IQI_NORMAL, normal, 3)) normal[0] = normal[1] = 0, normal[2] = 1;
-            double p[3] = {0, 0, 0}, n[3] = {0, 0, 0}, best[4] = {0, 0, 0, 0};
-            uint32_t bone[4] = {0, 0, 0, 0};
+            double p[3] = {0, 0, 0}, n[3] = {0, 0, 0};
+            iqi_top_weights top = {{0, 0, 0, 0}, {0, 0, 0, 0}};
             if (nw > 4) many++;
             size_t w_at = v_at + 24;
             for (uint32_t w = 0; w < nw; w++, w_at += MDR_WEIGHT) {
@@ -143,30 +129,18 @@ static int read_surfaces(iqi_ctx *ctx, size_t lod, const float *world) {
                     p[r] += weight * ((double)mw[4 * r] * off[0] + (double)mw[4 * r + 1] * off[1] + (double)mw[4 * r + 2] * off[2] + mw[4 * r + 3]);
                     n[r] += weight * ((double)mw[4 * r] * normal[0] + (double)mw[4 * r + 1] * normal[1] + (double)mw[4 * r + 2] * normal[2]);
                 }
-                for (int q = 0; q < 4; q++)
-                    if (weight > best[q]) {
-                        for (int u = 3; u > q; u--) { best[u] = best[u - 1]; bone[u] = bone[u - 1]; }
-                        best[q] = weight;
-                        bone[q] = b;
-                        break;
-                    }
+                iqi_top_weights_add(&top, b, weight);
             }
             v_at = w_at;
             for (int k = 0; k < 3; k++) {
                 if (!iqi_usable(ctx, p[k])) return iqi_fail_value(ctx, (int64_t)v_at, 0, p[k], "surface %u vertex %u position", s, v);
                 m->positions[3 * o + k] = (float)p[k];
             }
-            double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-            for (int k = 0; k < 3; k++) m->normals[3 * o + k] = len > 0 && isfinite(len) ? (float)(n[k] / len) : (k == 2);
-            double sum = best[0] + best[1] + best[2] + best[3];
-            if (!(sum > 0)) {
-                m->blend_weights[4 * o] = 1;
+            iqi_unit_normal(n, m->normals + 3 * o);
+            if (!iqi_top_weights_store(&top, m->blend_indices + 4 * o, m->blend_weights + 4 * o)) {
+                m->blend_weights[4 * o] = 1; /* bone 0 */
                 unweighted++;
-            } else
-                for (int k = 0; k < 4; k++) {
-                    m->blend_indices[4 * o + k] = (uint16_t)bone[k];
-                    m->blend_weights[4 * o + k] = (float)(best[k] / sum);
-                }
+            }
         }
         fv += nv;
         ft += nt;
@@ -241,14 +215,10 @@ int iqi_parse_mdr(iqi_ctx *ctx) {
             const uint8_t *tg = d + ofs_tags + (size_t)t * MDR_TAG;
             uint32_t b = iqi_u32(tg);
             if (b >= (uint32_t)nb) return iqi_fail(ctx, IQ_ERROR_BAD_INDEX, (int64_t)(ofs_tags + (size_t)t * MDR_TAG), "tag %d: bone %u, but the model has %d", t, b, nb);
-            if (!(m->tag_names[t] = name_of(ctx, tg + 4, 32))) return 0;
+            if (!(m->tag_names[t] = iqi_field_name(ctx, tg + 4, 32))) return 0;
             for (int32_t f = 0; f < nf; f++)
                 if (!mdr_matrix(ctx, &fr, (uint32_t)f, b, m->tag_transforms + 12 * ((size_t)f * nt + t))) return 0;
         }
     }
-    m->animations = iqi_alloc(ctx, 1, sizeof(iq_animation), "animation");
-    if (!m->animations) return 0;
-    m->animation_count = 1;
-    m->animations[0] = (iq_animation){"all", 0, (uint32_t)nf, IQ_MD3_DEFAULT_FRAMERATE, IQ_ANIMATION_LOOP};
-    return 1;
+    return iqi_clip_all_frames(ctx);
 }

@@ -172,3 +172,56 @@ int iqi_poses_from_matrices(iqi_ctx *ctx, iqi_matrix_reader matrix, const void *
                  sheared, worst);
     return 1;
 }
+
+const char *iqi_field_name(iqi_ctx *ctx, const uint8_t *field, size_t size) {
+    size_t n = 0;
+    while (n < size && field[n]) n++;
+    return iqi_strdup_n(ctx, (const char *)field, n);
+}
+
+int iqi_alloc_skinned(iqi_ctx *ctx, uint32_t meshes, const char *meshes_what, uint64_t vertices, uint64_t triangles,
+                      int64_t field) {
+    iq_model *m = ctx->model;
+    if (vertices > UINT32_MAX / 4 || triangles > UINT32_MAX / 4)
+        return iqi_fail(ctx, IQ_ERROR_LIMIT, field, "too many vertices or triangles");
+    uint64_t nv = vertices ? vertices : 1, nt = triangles ? triangles : 1;
+    m->meshes = iqi_alloc(ctx, meshes ? meshes : 1, sizeof(iq_mesh), meshes_what);
+    m->positions = iqi_alloc(ctx, nv, 12, "positions");
+    m->normals = iqi_alloc(ctx, nv, 12, "normals");
+    m->texcoords = iqi_alloc(ctx, nv, 8, "texture coordinates");
+    m->blend_indices = iqi_alloc(ctx, nv, 8, "blend indices");
+    m->blend_weights = iqi_alloc(ctx, nv, 16, "blend weights");
+    m->indices = iqi_alloc(ctx, nt, 12, "triangles");
+    return m->meshes && m->positions && m->normals && m->texcoords && m->blend_indices && m->blend_weights && m->indices;
+}
+
+void iqi_top_weights_add(iqi_top_weights *t, uint32_t bone, double weight) {
+    for (int s = 0; s < 4; s++)
+        if (weight > t->weight[s]) {
+            for (int u = 3; u > s; u--) {
+                t->weight[u] = t->weight[u - 1];
+                t->bone[u] = t->bone[u - 1];
+            }
+            t->weight[s] = weight;
+            t->bone[s] = bone;
+            return;
+        }
+}
+
+int iqi_top_weights_store(const iqi_top_weights *t, uint16_t indices[4], float weights[4]) {
+    double sum = t->weight[0] + t->weight[1] + t->weight[2] + t->weight[3];
+    if (!(sum > 0)) return 0;
+    for (int k = 0; k < 4; k++) {
+        indices[k] = (uint16_t)t->bone[k];
+        weights[k] = (float)(t->weight[k] / sum);
+    }
+    return 1;
+}
+
+void iqi_unit_normal(const double n[3], float out[3]) {
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (len > 0 && isfinite(len))
+        for (int k = 0; k < 3; k++) out[k] = (float)(n[k] / len);
+    else
+        out[0] = out[1] = 0, out[2] = 1;
+}

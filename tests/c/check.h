@@ -4,6 +4,8 @@
 #define IQT_CHECK_H
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 static int iqt_passed, iqt_failed;
 
@@ -35,5 +37,23 @@ static inline unsigned char *iqt_read_file(const char *path, size_t *size) {
     fclose(f);
     *size = (size_t)n;
     return data;
+}
+
+/* Writes a file the tests made (a seed, a swept file), its folders first;
+ * one CHECK that it was written. Returns 1 when it was. */
+static inline int iqt_write_file(const char *path, const void *data, size_t size) {
+    char dir[512];
+    for (const char *slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+        size_t n = (size_t)(slash - path);
+        if (n == 0 || n >= sizeof dir) continue;
+        memcpy(dir, path, n);
+        dir[n] = 0;
+        mkdir(dir, 0777);
+    }
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, size, f) == size;
+    if (f) fclose(f);
+    CHECK(ok, "cannot write %s", path);
+    return ok;
 }
 #endif

@@ -157,4 +157,14 @@ static inline void iqt_memory_limit_sweep(const char *path) {
     CHECK(loaded && wrong == 0 && leaks == 0, "%s: loaded %d, %d wrong codes, %d budgets leaked", path, loaded, wrong, leaks);
     free(d);
 }
+
+/* A file a test made, written to `path` (a fuzzer's seed folder, or
+ * build/native/) and swept whole: every prefix, every byte patched, every
+ * allocation failing and every memory budget. */
+static inline void iqt_write_and_sweep(const char *path, const void *data, size_t size) {
+    if (!iqt_write_file(path, data, size)) return;
+    iqt_truncation_sweep(path, 1, 0, NULL);
+    iqt_patch_sweep(path, 0, (size_t)-1, NULL);
+    iqt_memory_limit_sweep(path);
+}
 #endif

@@ -4,6 +4,7 @@
  * attaching animation files, and bad arguments. Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "load_helpers.h"
 #include "sweeps.h"
 #include "interquake.h"
 #include <math.h>
@@ -304,12 +305,6 @@ static iq_model *load_text(const char *text) {
     return m;
 }
 
-static int has_warning(const iq_model *m, iq_warning_code code, const char *text) {
-    for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
-        if (m->warnings[i].code == code && strstr(m->warnings[i].message, text)) return 1;
-    return 0;
-}
-
 /* Red Eclipse's rocket_idle.iqm and friends: unnamed joints (matched by
  * order) whose parents differ from the player mesh's for three joints.
  * Engines pose them with the mesh's hierarchy; so must we. */
@@ -325,8 +320,8 @@ static void test_attach_other_parents(void) {
     uint32_t warnings = m->warning_count;
     CHECK(iq_attach_animations(m, anim, &err) == 0, "attach: %s", err.message);
     CHECK(m->animation_count == 1 && m->frame_count == 1, "attached");
-    CHECK(m->warning_count == warnings + 1 && has_warning(m, IQ_WARNING_NONSTANDARD, "3 joint(s) have other parents") &&
-              has_warning(m, IQ_WARNING_NONSTANDARD, "'c', 'd', 'e'"),
+    CHECK(m->warning_count == warnings + 1 && iqt_has_warning(m, IQ_WARNING_NONSTANDARD, "3 joint(s) have other parents") &&
+              iqt_has_warning(m, IQ_WARNING_NONSTANDARD, "'c', 'd', 'e'"),
           "one warning naming the three joints: %s", m->warning_count ? m->warnings[m->warning_count - 1].message : "");
     CHECK(m->joints[3].parent == 2 && m->joints[4].parent == 0, "the mesh's hierarchy is kept");
     /* d in the mesh's hierarchy: root (1,0,0) * b (0,1,0) turned 90 degrees
@@ -349,8 +344,8 @@ static void test_attach_other_parents(void) {
     iq_model *part = load_text("# Inter-Quake Export\njoint root\njoint c 0\nanimation bend\nframe\npq 0 0 5 0 0 0 1\npq 0 0 7 0 0 0 1\n");
     if (part) {
         CHECK(iq_attach_animations(m, part, &err) == 0, "subset by name: %s", err.message);
-        CHECK(has_warning(m, IQ_WARNING_IGNORED_DATA, "3 of the model's 5 joints are not in the animations"), "bind-pose warning");
-        CHECK(has_warning(m, IQ_WARNING_NONSTANDARD, "'c'"), "c's parent differs too");
+        CHECK(iqt_has_warning(m, IQ_WARNING_IGNORED_DATA, "3 of the model's 5 joints are not in the animations"), "bind-pose warning");
+        CHECK(iqt_has_warning(m, IQ_WARNING_NONSTANDARD, "'c'"), "c's parent differs too");
         const iq_transform *f = m->frame_poses + 1 * 5;
         CHECK(f[0].translate[2] == 5 && f[2].translate[2] == 7 && f[1].translate[2] == 0 && f[3].translate[0] == 0, "mapped by name");
         CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants");

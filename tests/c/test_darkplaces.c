@@ -7,6 +7,7 @@
  * which reads them out of the game's .pk3s.) Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "load_helpers.h"
 #include "sweeps.h"
 #include "interquake.h"
 #include "darkplaces_build.h"
@@ -64,30 +65,22 @@ static void test_zym(void) {
     iq_free(m);
 }
 
-static void expect_fail(iqt_dp_buf *b, iq_error_code code, int64_t offset, const char *what) {
-    iq_error err;
-    iq_model *m = iq_load_memory(b->d, b->n, NULL, &err);
-    CHECK(!m && err.code == code && (offset < 0 || err.offset == offset), "%s: %s at %lld (%s)", what, iq_error_name(err.code),
-          (long long)err.offset, err.message);
-    iq_free(m);
-}
-
 static void test_bad_input(void) {
     iqt_dp_buf b;
-    iqt_build_dpm(&b); iqt_dp_patch(&b, 16, 1); expect_fail(&b, IQ_ERROR_BAD_VERSION, 16, "dpm type 1");
-    iqt_build_dpm(&b); iqt_dp_patch(&b, 56, 0); expect_fail(&b, IQ_ERROR_BAD_VALUE, 56, "dpm without bones");
-    iqt_build_dpm(&b); iqt_dp_patch(&b, 152, 1); expect_fail(&b, IQ_ERROR_BAD_HIERARCHY, 152, "dpm parent not before its bone");
-    iqt_build_dpm(&b); iqt_dp_patch(&b, 76, 0xfffffff0u); expect_fail(&b, IQ_ERROR_OUT_OF_RANGE, 76, "dpm frames past the end");
-    iqt_build_dpm(&b); iqt_dp_patch(&b, 64, 1000); expect_fail(&b, IQ_ERROR_OUT_OF_RANGE, 76, "dpm frame count past the end");
-    iqt_build_dpm(&b); iqt_dp_patch(&b, 64, 0x10000000u); expect_fail(&b, IQ_ERROR_LIMIT, 64, "dpm frame count over the limit");
-    iqt_build_dpm(&b); b.n -= 16; expect_fail(&b, IQ_ERROR_TRUNCATED, 20, "dpm shorter than its filesize");
-    iqt_build_dpm(&b); iqt_dp_patch(&b, b.n - 16, 7); expect_fail(&b, IQ_ERROR_BAD_INDEX, (int64_t)b.n - 16, "dpm triangle past the vertices");
-    iqt_build_zym(&b); iqt_dp_patch(&b, 12, 2); expect_fail(&b, IQ_ERROR_BAD_VERSION, 12, "zym type 2");
+    iqt_build_dpm(&b); iqt_dp_patch(&b, 16, 1); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_VERSION, 16, "dpm type 1");
+    iqt_build_dpm(&b); iqt_dp_patch(&b, 56, 0); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_VALUE, 56, "dpm without bones");
+    iqt_build_dpm(&b); iqt_dp_patch(&b, 152, 1); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_HIERARCHY, 152, "dpm parent not before its bone");
+    iqt_build_dpm(&b); iqt_dp_patch(&b, 76, 0xfffffff0u); iqt_expect_load_error(b.d, b.n, IQ_ERROR_OUT_OF_RANGE, 76, "dpm frames past the end");
+    iqt_build_dpm(&b); iqt_dp_patch(&b, 64, 1000); iqt_expect_load_error(b.d, b.n, IQ_ERROR_OUT_OF_RANGE, 76, "dpm frame count past the end");
+    iqt_build_dpm(&b); iqt_dp_patch(&b, 64, 0x10000000u); iqt_expect_load_error(b.d, b.n, IQ_ERROR_LIMIT, 64, "dpm frame count over the limit");
+    iqt_build_dpm(&b); b.n -= 16; iqt_expect_load_error(b.d, b.n, IQ_ERROR_TRUNCATED, 20, "dpm shorter than its filesize");
+    iqt_build_dpm(&b); iqt_dp_patch(&b, b.n - 16, 7); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_INDEX, (int64_t)b.n - 16, "dpm triangle past the vertices");
+    iqt_build_zym(&b); iqt_dp_patch(&b, 12, 2); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_VERSION, 12, "zym type 2");
     iqt_build_zym(&b); { uint32_t counts = (uint32_t)(b.d[92] << 24 | b.d[93] << 16 | b.d[94] << 8 | b.d[95]); iqt_dp_patch(&b, counts + 4, 2); }
-    expect_fail(&b, IQ_ERROR_UNSUPPORTED, -1, "zym vertex on two bones");
-    iqt_build_zym(&b); iqt_dp_patch(&b, 120, 20); expect_fail(&b, IQ_ERROR_BAD_MESH, 120, "zym render list of the wrong size");
+    iqt_expect_load_error(b.d, b.n, IQ_ERROR_UNSUPPORTED, -1, "zym vertex on two bones");
+    iqt_build_zym(&b); iqt_dp_patch(&b, 120, 20); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_MESH, 120, "zym render list of the wrong size");
     iqt_build_zym(&b); { uint32_t scenes = (uint32_t)(b.d[68] << 24 | b.d[69] << 16 | b.d[70] << 8 | b.d[71]); iqt_dp_patch(&b, scenes + 76 + 72, 3); /* wave: poses 1..3 of 0..2 */ }
-    expect_fail(&b, IQ_ERROR_BAD_ANIMATION, -1, "zym scene past the poses");
+    iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_ANIMATION, -1, "zym scene past the poses");
 }
 
 int main(void) {
@@ -98,14 +91,7 @@ int main(void) {
     const char *paths[2] = {"build/native/hand.dpm", "build/native/hand.zym"};
     for (int i = 0; i < 2; i++) {
         if (i) iqt_build_zym(&b); else iqt_build_dpm(&b);
-        FILE *f = fopen(paths[i], "wb");
-        CHECK(f != NULL, "cannot write %s", paths[i]);
-        if (!f) continue;
-        fwrite(b.d, 1, b.n, f);
-        fclose(f);
-        iqt_truncation_sweep(paths[i], 1, 0, NULL);
-        iqt_patch_sweep(paths[i], 0, (size_t)-1, NULL);
-        iqt_memory_limit_sweep(paths[i]);
+        iqt_write_and_sweep(paths[i], b.d, b.n);
     }
     return iqt_finish("test_darkplaces");
 }

@@ -296,11 +296,11 @@ static iq_model *load_path(const char *path) {
     return iqt_load_file(path, &err);
 }
 
-static void test_skeletal_corpus(void) {
-    const char *files[][2] = {{CORPUS "iqm/mrfixit/mrfixit.iqm", "mrfixit.glb"},
-                              {CORPUS "iqm/extension/door2.iqm", "door2.glb"},
-                              {CORPUS "iqe/unvanquished/weapons/level1/vwep_view.iqe", "vwep_view.glb"}};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+/* Corpus files (path, GLB name) converted one by one: each GLB's accessors
+ * checked, then `check`, the format's own checks. */
+typedef void (*converted_check)(glb *g, const iq_model *m, const char *name);
+static void convert_files(const char *const files[][2], size_t count, converted_check check) {
+    for (size_t i = 0; i < count; i++) {
         iq_model *m = load_path(files[i][0]);
         if (!m) continue;
         size_t n;
@@ -308,12 +308,23 @@ static void test_skeletal_corpus(void) {
         glb g;
         if (b && glb_open(&g, b, n, files[i][1])) {
             check_accessors(&g, files[i][1]);
-            if (m->joint_count && m->blend_indices) check_skeletal(&g, m, files[i][1]);
+            check(&g, m, files[i][1]);
             glb_close(&g);
         }
         free(b);
         iq_free(m);
     }
+}
+
+static void check_skinned(glb *g, const iq_model *m, const char *name) {
+    if (m->joint_count && m->blend_indices) check_skeletal(g, m, name);
+}
+
+static void test_skeletal_corpus(void) {
+    const char *const files[][2] = {{CORPUS "iqm/mrfixit/mrfixit.iqm", "mrfixit.glb"},
+                                    {CORPUS "iqm/extension/door2.iqm", "door2.glb"},
+                                    {CORPUS "iqe/unvanquished/weapons/level1/vwep_view.iqe", "vwep_view.glb"}};
+    convert_files(files, sizeof files / sizeof files[0], check_skinned);
 }
 
 /* guy.iqm + guyanim.iqm, with its texture as a material image. */
@@ -518,26 +529,17 @@ static void check_md3(glb *g, const iq_model *m, int anim_index, uint32_t first,
     free(par);
 }
 
+/* The first clip's morph targets, for a model with more than one frame. */
+static void check_first_clip(glb *g, const iq_model *m, const char *name) {
+    if (m->frame_count > 1)
+        check_md3(g, m, 0, m->animations[0].first_frame, m->animations[0].frame_count,
+                  (m->animations[0].flags & IQ_ANIMATION_LOOP) != 0, m->animations[0].framerate, 1, IQ_GLTF_MAX_TARGETS, name);
+}
+
 static void test_md3_corpus(void) {
-    const char *files[][2] = {{CORPUS "md3/assimp/watercan.md3", "watercan.glb"}, {SARGE "lower.md3", "sarge_lower.glb"},
-                              {SARGE "upper.md3", "sarge_upper.glb"}, {SARGE "head.md3", "sarge_head.glb"}};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        iq_model *m = load_path(files[i][0]);
-        if (!m) continue;
-        size_t n;
-        uint8_t *b = convert(m, files[i][1], &n);
-        glb g;
-        if (b && glb_open(&g, b, n, files[i][1])) {
-            check_accessors(&g, files[i][1]);
-            if (m->frame_count > 1)
-                check_md3(&g, m, 0, m->animations[0].first_frame, m->animations[0].frame_count,
-                          (m->animations[0].flags & IQ_ANIMATION_LOOP) != 0, m->animations[0].framerate, 1,
-                          IQ_GLTF_MAX_TARGETS, files[i][1]);
-            glb_close(&g);
-        }
-        free(b);
-        iq_free(m);
-    }
+    const char *const files[][2] = {{CORPUS "md3/assimp/watercan.md3", "watercan.glb"}, {SARGE "lower.md3", "sarge_lower.glb"},
+                                    {SARGE "upper.md3", "sarge_upper.glb"}, {SARGE "head.md3", "sarge_head.glb"}};
+    convert_files(files, sizeof files / sizeof files[0], check_first_clip);
 }
 
 static uint32_t tag_index(const iq_model *m, const char *name) {

@@ -15,13 +15,6 @@
 #define FIXTURES "tests/fixtures/iqe/"
 #define S 0.70710678f
 
-static int near(float a, float b, float eps) { return fabsf(a - b) <= eps; }
-static int near3(const float *v, float x, float y, float z) { return near(v[0], x, 1e-5f) && near(v[1], y, 1e-5f) && near(v[2], z, 1e-5f); }
-/* Quaternions equal as rotations (q and -q are the same rotation). */
-static int same_rotation(const float *q, float x, float y, float z, float w) {
-    float d = q[0] * x + q[1] * y + q[2] * z + q[3] * w;
-    return fabsf(fabsf(d) - 1) < 1e-5f;
-}
 /* Column k of a transform's 3x3 part: the rotated, scaled axis k (computed here, independently of iq_math.h). */
 static void axis_of(const iq_transform *t, int k, float out[3]) {
     float v[3] = {0, 0, 0}, c1[3], c2[3];
@@ -37,15 +30,9 @@ static int matrix_is(const iq_transform *t, const float rows[9]) {
     for (int k = 0; k < 3; k++) {
         float col[3];
         axis_of(t, k, col);
-        if (!near(col[0], rows[k], 1e-5f) || !near(col[1], rows[3 + k], 1e-5f) || !near(col[2], rows[6 + k], 1e-5f)) return 0;
+        if (!iqt_near(col[0], rows[k], 1e-5f) || !iqt_near(col[1], rows[3 + k], 1e-5f) || !iqt_near(col[2], rows[6 + k], 1e-5f)) return 0;
     }
     return 1;
-}
-
-static int has_warning(const iq_model *m, iq_warning_code code, const char *text) {
-    for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
-        if (m->warnings[i].code == code && (!text || strstr(m->warnings[i].message, text))) return 1;
-    return 0;
 }
 
 // -- Corpus: counts from an independent scan of the text
@@ -117,7 +104,7 @@ static void test_corpus(void) {
             CHECK(m->animation_count == s.animations, "%s: %u animations, scan %u", files[i], m->animation_count, s.animations);
             CHECK((m->texcoords != NULL) == (s.texcoords > 0) && (s.normals == 0 || s.normals == s.vertices), "%s arrays", files[i]);
             if (s.joints) CHECK(m->frame_count == s.anim_poses / s.joints, "%s: %u frames, scan %u", files[i], m->frame_count, s.anim_poses / s.joints);
-            if (s.vertices) CHECK(near3(m->positions, s.first_vp[0], s.first_vp[1], s.first_vp[2]), "%s first vp", files[i]);
+            if (s.vertices) CHECK(iqt_near3(m->positions, s.first_vp[0], s.first_vp[1], s.first_vp[2]), "%s first vp", files[i]);
             for (uint32_t a = 0; a < m->animation_count && a < 16; a++) {
                 CHECK(!strcmp(m->animations[a].name, s.anim_names[a]), "%s anim %u name %s", files[i], a, m->animations[a].name);
                 CHECK(m->animations[a].framerate == s.framerate[a], "%s anim %u rate", files[i], a);
@@ -149,19 +136,19 @@ static void test_poses(void) {
     const iq_joint *j = m->joints;
     CHECK(m->joint_count == 5 && j[4].parent == 0 && j[3].parent == 2, "joints");
     /* pq with omitted w: w = -sqrt(1 - 0.36) = -0.8 */
-    CHECK(near3(j[0].bind.translate, 1, 2, 3) && near(j[0].bind.rotate[2], 0.6f, 1e-6f) && near(j[0].bind.rotate[3], -0.8f, 1e-6f),
+    CHECK(iqt_near3(j[0].bind.translate, 1, 2, 3) && iqt_near(j[0].bind.rotate[2], 0.6f, 1e-6f) && iqt_near(j[0].bind.rotate[3], -0.8f, 1e-6f),
           "pq derived w: %g %g", j[0].bind.rotate[2], j[0].bind.rotate[3]);
     /* pm: a quarter turn about Z with scale 2 inside */
-    CHECK(same_rotation(j[1].bind.rotate, 0, 0, S, S) && near3(j[1].bind.scale, 2, 2, 2), "pm scale inside: %g %g %g %g / %g",
+    CHECK(iqt_same_rotation(j[1].bind.rotate, 0, 0, S, S) && iqt_near3(j[1].bind.scale, 2, 2, 2), "pm scale inside: %g %g %g %g / %g",
           j[1].bind.rotate[0], j[1].bind.rotate[1], j[1].bind.rotate[2], j[1].bind.rotate[3], j[1].bind.scale[0]);
     CHECK(j[1].bind.rotate[3] <= 0, "pm canonical w <= 0");
     /* pa: a quarter turn about Z, scale 1 2 3 */
-    CHECK(same_rotation(j[2].bind.rotate, 0, 0, S, S) && near3(j[2].bind.scale, 1, 2, 3), "pa");
+    CHECK(iqt_same_rotation(j[2].bind.rotate, 0, 0, S, S) && iqt_near3(j[2].bind.scale, 1, 2, 3), "pa");
     /* pq with w > 0 and not unit: normalised and flipped */
-    CHECK(near(j[3].bind.rotate[2], -0.6f, 1e-6f) && near(j[3].bind.rotate[3], -0.8f, 1e-6f) && near3(j[3].bind.scale, 0.5f, 0.5f, 0.5f),
+    CHECK(iqt_near(j[3].bind.rotate[2], -0.6f, 1e-6f) && iqt_near(j[3].bind.rotate[3], -0.8f, 1e-6f) && iqt_near3(j[3].bind.scale, 0.5f, 0.5f, 0.5f),
           "pq flip/normalise");
     /* pm with a negative determinant: scale -1 and a half turn about X */
-    CHECK(same_rotation(j[4].bind.rotate, 1, 0, 0, 0) && near3(j[4].bind.scale, -1, -1, -1), "pm mirror: %g %g %g %g / %g",
+    CHECK(iqt_same_rotation(j[4].bind.rotate, 1, 0, 0, 0) && iqt_near3(j[4].bind.scale, -1, -1, -1), "pm mirror: %g %g %g %g / %g",
           j[4].bind.rotate[0], j[4].bind.rotate[1], j[4].bind.rotate[2], j[4].bind.rotate[3], j[4].bind.scale[0]);
     /* the decomposed pm poses rebuild the matrices of the file */
     static const float arm[9] = {0, -2, 0, 2, 0, 0, 0, 0, 2}, mirror[9] = {-1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -169,13 +156,13 @@ static void test_poses(void) {
     CHECK(matrix_is(&j[4].bind, mirror), "pm mirror rebuilds its matrix");
     CHECK(m->frame_count == 2 && m->animation_count == 1, "frames %u", m->frame_count);
     CHECK(!strcmp(m->animations[0].name, "wave") && m->animations[0].framerate == 10 && (m->animations[0].flags & IQ_ANIMATION_LOOP), "anim");
-    CHECK(has_warning(m, IQ_WARNING_EMPTY, "empty frame"), "empty frame warning");
+    CHECK(iqt_has_warning(m, IQ_WARNING_EMPTY, "empty frame"), "empty frame warning");
     const iq_transform *f0 = m->frame_poses, *f1 = m->frame_poses + 5;
-    CHECK(same_rotation(f0[1].rotate, S, 0, 0, S) && near3(f0[1].translate, 1, 0, 0), "pa about X");
-    CHECK(same_rotation(f0[2].rotate, 0, 0, 0, 1) && near3(f0[2].scale, 3, 3, 3), "pm extra scale");
-    CHECK(same_rotation(f1[1].rotate, 0, S, 0, S) && near3(f1[1].translate, 2, 0, 0), "pa about Y");
-    CHECK(same_rotation(f1[2].rotate, S, 0, 0, S) && near3(f1[2].scale, 1, 1, 1), "pm quarter turn about X");
-    CHECK(near3(f1[0].translate, 0, 0, 1), "frame 1 translate");
+    CHECK(iqt_same_rotation(f0[1].rotate, S, 0, 0, S) && iqt_near3(f0[1].translate, 1, 0, 0), "pa about X");
+    CHECK(iqt_same_rotation(f0[2].rotate, 0, 0, 0, 1) && iqt_near3(f0[2].scale, 3, 3, 3), "pm extra scale");
+    CHECK(iqt_same_rotation(f1[1].rotate, 0, S, 0, S) && iqt_near3(f1[1].translate, 2, 0, 0), "pa about Y");
+    CHECK(iqt_same_rotation(f1[2].rotate, S, 0, 0, S) && iqt_near3(f1[2].scale, 1, 1, 1), "pm quarter turn about X");
+    CHECK(iqt_near3(f1[0].translate, 0, 0, 1), "frame 1 translate");
     /* pa's order with two axes at once: X first, then Y (q = qy * qx) */
     iq_free(m);
     const char *euler = "# Inter-Quake Export\njoint a\npa 0 0 0 1.5707963267948966 1.5707963267948966 0\n";
@@ -183,7 +170,7 @@ static void test_poses(void) {
     CHECK(m != NULL, "euler: %s", err.message);
     if (m) {
         /* qy(90) * qx(90) = (0.5, 0.5, -0.5, 0.5) */
-        CHECK(same_rotation(m->joints[0].bind.rotate, 0.5f, 0.5f, -0.5f, 0.5f), "euler order: %g %g %g %g", m->joints[0].bind.rotate[0],
+        CHECK(iqt_same_rotation(m->joints[0].bind.rotate, 0.5f, 0.5f, -0.5f, 0.5f), "euler order: %g %g %g %g", m->joints[0].bind.rotate[0],
               m->joints[0].bind.rotate[1], m->joints[0].bind.rotate[2], m->joints[0].bind.rotate[3]);
         iq_free(m);
     }
@@ -203,7 +190,7 @@ static void test_faces(void) {
                   m->meshes[1].first_vertex == 5 && m->meshes[1].vertex_count == 3, "mesh 1");
         CHECK(m->meshes[2].first_triangle == 4 && m->meshes[2].triangle_count == 2 && m->meshes[2].first_vertex == 8, "mesh 2");
     }
-    CHECK(m->normals && near3(m->normals + 3 * 10, 0, 0, 1), "file normals kept");
+    CHECK(m->normals && iqt_near3(m->normals + 3 * 10, 0, 0, 1), "file normals kept");
     iq_free(m);
 
     m = iqt_load_file(FIXTURES "faceless.iqe", &err);
@@ -212,7 +199,7 @@ static void test_faces(void) {
     CHECK(m->triangle_count == 3 && m->mesh_count == 2, "faceless %u %u", m->triangle_count, m->mesh_count);
     if (m->triangle_count == 3) CHECK(!memcmp(m->indices, triples, sizeof triples), "triples");
     if (m->mesh_count == 2) CHECK(m->meshes[0].triangle_count == 2 && m->meshes[1].first_triangle == 2 && !strcmp(m->meshes[1].material, "m"), "faceless meshes");
-    CHECK(m->normals && near3(m->normals, 0, 0, 1) && near3(m->normals + 24, 0, 0, 1), "faceless normals (clockwise front: +z)");
+    CHECK(m->normals && iqt_near3(m->normals, 0, 0, 1) && iqt_near3(m->normals + 24, 0, 0, 1), "faceless normals (clockwise front: +z)");
     iq_free(m);
 
     m = iqt_load_file(FIXTURES "crlf_tabs.iqe", &err);
@@ -239,10 +226,10 @@ static void test_custom(void) {
         CHECK(!strcmp(c[2].name, "kept as float 4") && c[2].format == IQ_FLOAT && c[2].size == 4, "invalid fields ignored");
         CHECK(((const float *)c[2].data)[11] == 12, "custom3 values");
     }
-    CHECK(has_warning(m, IQ_WARNING_IGNORED_DATA, "without a vertexarray"), "undeclared custom warned");
-    CHECK(has_warning(m, IQ_WARNING_IGNORED_DATA, "sparkle"), "unknown vertexarray type warned");
+    CHECK(iqt_has_warning(m, IQ_WARNING_IGNORED_DATA, "without a vertexarray"), "undeclared custom warned");
+    CHECK(iqt_has_warning(m, IQ_WARNING_IGNORED_DATA, "sparkle"), "unknown vertexarray type warned");
     CHECK(m->colors && m->colors[3] == 1 && m->colors[11] == 1 && m->colors[0] == 1 && m->colors[5] == 1, "colour A ignored (3 components by default)");
-    CHECK(m->normals && near3(m->normals, 0, 0, -1), "generated normal of a counter-clockwise triangle is -z");
+    CHECK(m->normals && iqt_near3(m->normals, 0, 0, -1), "generated normal of a counter-clockwise triangle is -z");
     iq_free(m);
     /* a declared colour size 4 keeps A */
     m = iqt_load_text("# Inter-Quake Export\nvertexarray color ubyte 4\nvp 0 0 0\nvp 1 0 0\nvp 0 1 0\nvc 1 1 1 0.5\nvc 1 1 1\nvc 0 0 0 0\n", &err);
@@ -262,15 +249,15 @@ static void test_animation_fixture(void) {
         CHECK(!strcmp(m->animations[1].name, "animation 1") && m->animations[1].first_frame == 2 && m->animations[1].frame_count == 1 &&
                   m->animations[1].flags == 0, "dummy name: %s", m->animations[1].name);
     }
-    CHECK(m->blend_indices[8] == 0 && near(m->blend_weights[8], 0.75f, 1e-6f) && m->blend_indices[9] == 1 && near(m->blend_weights[9], 0.25f, 1e-6f),
+    CHECK(m->blend_indices[8] == 0 && iqt_near(m->blend_weights[8], 0.75f, 1e-6f) && m->blend_indices[9] == 1 && iqt_near(m->blend_weights[9], 0.25f, 1e-6f),
           "vb sorted by weight");
     CHECK(m->blend_indices[12] == 0 && m->blend_weights[12] == 1 && m->blend_weights[13] == 0, "zero weight unused");
     static const char comment[] = "exported by hand\n  with \"quotes\", # hashes and\ttabs\n";
     CHECK(m->comment_size == sizeof comment - 1 && !memcmp(m->comment, comment, sizeof comment - 1), "comment verbatim");
-    CHECK(near3(m->frame_poses[2 * 2 + 1].scale, 1, 1, 2), "pq scale");
+    CHECK(iqt_near3(m->frame_poses[2 * 2 + 1].scale, 1, 1, 2), "pq scale");
     /* evaluate frame 1: joint 1 turned 90 degrees about Z (x -> y) at (1,0,1): vertex 1 (0,0,1), bound to joint 1 */
     iq_evaluate(m, 1);
-    CHECK(near3(m->instance->skinned_positions + 3, 1, 0, 1), "frame 1 vertex 1: %g %g %g", m->instance->skinned_positions[3], m->instance->skinned_positions[4], m->instance->skinned_positions[5]);
+    CHECK(iqt_near3(m->instance->skinned_positions + 3, 1, 0, 1), "frame 1 vertex 1: %g %g %g", m->instance->skinned_positions[3], m->instance->skinned_positions[4], m->instance->skinned_positions[5]);
     iq_free(m);
 }
 
@@ -280,7 +267,7 @@ static void expect_normals(const char *file, const float expected[][3], uint32_t
     if (!m) return;
     CHECK(m->vertex_count == count && m->normals, "%s: %u vertices", file, m->vertex_count);
     for (uint32_t v = 0; v < count && v < m->vertex_count && m->normals; v++)
-        CHECK(near3(m->normals + 3 * v, expected[v][0], expected[v][1], expected[v][2]), "%s vertex %u normal (%g %g %g), expected (%g %g %g)", file,
+        CHECK(iqt_near3(m->normals + 3 * v, expected[v][0], expected[v][1], expected[v][2]), "%s vertex %u normal (%g %g %g), expected (%g %g %g)", file,
               v, m->normals[3 * v], m->normals[3 * v + 1], m->normals[3 * v + 2], expected[v][0], expected[v][1], expected[v][2]);
     iq_free(m);
 }
@@ -313,7 +300,7 @@ static void test_smoothing(void) {
         static const uint32_t tris[] = {0, 2, 4, 1, 5, 3};
         static const float pos[6][3] = {{0, 0, 0}, {0, 0, 0}, {0, 1, 0}, {0, 1, 0}, {1, 0, 0}, {0, 0, 1}};
         CHECK(m->triangle_count == 2 && !memcmp(m->indices, tris, sizeof tris), "split triangles");
-        for (int v = 0; v < 6; v++) CHECK(near3(m->positions + 3 * v, pos[v][0], pos[v][1], pos[v][2]), "split position %d", v);
+        for (int v = 0; v < 6; v++) CHECK(iqt_near3(m->positions + 3 * v, pos[v][0], pos[v][1], pos[v][2]), "split position %d", v);
         CHECK(m->meshes[0].first_vertex == 0 && m->meshes[0].vertex_count == 6, "split mesh range");
         iq_free(m);
     }
@@ -322,18 +309,18 @@ static void test_smoothing(void) {
     char text[512];
     snprintf(text, sizeof text, "# Inter-Quake Export\nsmoothgroup 1\n%ssmoothgroup 2\n%s", roof, roof2);
     m = iqt_load_text(text, &err);
-    CHECK(m && m->triangle_count == 2 && near3(m->normals, 0, 0, 1) && near3(m->normals + 9, 1, 0, 0), "face-less, two groups");
+    CHECK(m && m->triangle_count == 2 && iqt_near3(m->normals, 0, 0, 1) && iqt_near3(m->normals + 9, 1, 0, 0), "face-less, two groups");
     iq_free(m);
     snprintf(text, sizeof text, "# Inter-Quake Export\nsmoothgroup 1\n%ssmoothgroup 1\n%s", roof, roof2);
     m = iqt_load_text(text, &err);
-    CHECK(m && near3(m->normals, S, 0, S) && near3(m->normals + 15, S, 0, S), "face-less, one group");
+    CHECK(m && iqt_near3(m->normals, S, 0, S) && iqt_near3(m->normals + 15, S, 0, S), "face-less, one group");
     iq_free(m);
     /* Smoothing across meshes (spec), and area weighting: a triangle twice as large counts twice. */
     m = iqt_load_text("# Inter-Quake Export\nmesh a\nvp 0 0 0\nvp 0 1 0\nvp 2 0 0\nfm 0 1 2\nmesh b\nvp 0 0 0\nvp 0 0 1\nvp 0 1 0\nfm 0 1 2\n", &err);
     CHECK(m != NULL, "cross-mesh: %s", err.message);
     if (m) {
         float n = 1 / sqrtf(5); /* (1,0,0)*1 + (0,0,1)*2, normalised */
-        CHECK(near3(m->normals, n, 0, 2 * n) && near3(m->normals + 9, n, 0, 2 * n), "cross-mesh area-weighted: %g %g %g", m->normals[0], m->normals[1], m->normals[2]);
+        CHECK(iqt_near3(m->normals, n, 0, 2 * n) && iqt_near3(m->normals + 9, n, 0, 2 * n), "cross-mesh area-weighted: %g %g %g", m->normals[0], m->normals[1], m->normals[2]);
         iq_free(m);
     }
 }
@@ -443,7 +430,7 @@ static void test_bad_input(void) {
     CHECK(!m && err.code == IQ_ERROR_SYNTAX, "empty IQE");
     /* the header line may carry anything after Export; unknown commands load with a warning */
     m = iqt_load_text("# Inter-Quake Export 2.0 extra\nvp\nfrobnicate 1 2\nfrobnicate\n", &err);
-    CHECK(m && has_warning(m, IQ_WARNING_IGNORED_DATA, "'frobnicate' on line 3") && m->vertex_count == 1, "unknown command warning");
+    CHECK(m && iqt_has_warning(m, IQ_WARNING_IGNORED_DATA, "'frobnicate' on line 3") && m->vertex_count == 1, "unknown command warning");
     iq_free(m);
     /* 15: a line far longer than the SDK's 512 bytes: a 20,000-vertex polygon */
     {
@@ -460,7 +447,7 @@ static void test_bad_input(void) {
     }
     /* 17: pq with 8 numbers: positional, the scale's missing components are 1 */
     m = iqt_load_text("# Inter-Quake Export\njoint a\npq 0 0 0 0 0 0 -1 2\n", &err);
-    CHECK(m && near3(m->joints[0].bind.scale, 2, 1, 1), "pq partial scale");
+    CHECK(m && iqt_near3(m->joints[0].bind.scale, 2, 1, 1), "pq partial scale");
     iq_free(m);
     /* 18: more than 4 influences keep the 4 largest; negative weights dropped; duplicates merge; index > 255 */
     {
@@ -473,10 +460,10 @@ static void test_bad_input(void) {
         if (m) {
             /* 3 merges to 0.45; top four: 3 (0.45), 299 (0.4), 2 (0.2), 1 (0.1); sum 1.15 */
             CHECK(m->blend_indices[0] == 3 && m->blend_indices[1] == 299 && m->blend_indices[2] == 2 && m->blend_indices[3] == 1, "top 4");
-            CHECK(near(m->blend_weights[0], 0.45f / 1.15f, 1e-6f) && near(m->blend_weights[3], 0.1f / 1.15f, 1e-6f), "renormalised");
+            CHECK(iqt_near(m->blend_weights[0], 0.45f / 1.15f, 1e-6f) && iqt_near(m->blend_weights[3], 0.1f / 1.15f, 1e-6f), "renormalised");
             CHECK(m->blend_weights[4] == 1 && m->blend_indices[4] == 0, "empty vb bound to joint 0");
-            CHECK(has_warning(m, IQ_WARNING_REPAIRED, "negative") && has_warning(m, IQ_WARNING_IGNORED_DATA, "more than 4") &&
-                      has_warning(m, IQ_WARNING_REPAIRED, "no positive blend weight"), "vb warnings");
+            CHECK(iqt_has_warning(m, IQ_WARNING_REPAIRED, "negative") && iqt_has_warning(m, IQ_WARNING_IGNORED_DATA, "more than 4") &&
+                      iqt_has_warning(m, IQ_WARNING_REPAIRED, "no positive blend weight"), "vb warnings");
             iq_free(m);
         }
     }
@@ -488,8 +475,8 @@ static void test_bad_input(void) {
         CHECK(m->tangents[3] == -1, "vx w given");
         CHECK(m->tangents[7] == -1, "vx bitangent: cross((0,0,1),(1,0,0)) = (0,1,0), b = (0,-1,0): w = -1");
         /* one policy for every format (iq_numbers.c): a NaN normal becomes (0,0,1), no longer (0,0,0) */
-        CHECK(near3(m->tangents + 8, 1, 0, 0) && m->tangents[11] == 1 && near3(m->normals + 6, 0, 0, 1), "NaN repaired");
-        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "NaN"), "NaN warning");
+        CHECK(iqt_near3(m->tangents + 8, 1, 0, 0) && m->tangents[11] == 1 && iqt_near3(m->normals + 6, 0, 0, 1), "NaN repaired");
+        CHECK(iqt_has_warning(m, IQ_WARNING_REPAIRED, "NaN"), "NaN warning");
         iq_free(m);
     }
     /* 20: unknown component and size are ignored field by field */
@@ -499,7 +486,7 @@ static void test_bad_input(void) {
     iq_free(m);
     /* 22: frame before animation, loop before animation: ignored with a warning */
     m = iqt_load_text("# Inter-Quake Export\nframe\nloop\njoint a\npq 0 0 0 0 0 0\n", &err);
-    CHECK(m && m->joint_count == 1 && has_warning(m, IQ_WARNING_IGNORED_DATA, "before any animation"), "frame before animation");
+    CHECK(m && m->joint_count == 1 && iqt_has_warning(m, IQ_WARNING_IGNORED_DATA, "before any animation"), "frame before animation");
     iq_free(m);
     /* 24: a comment with NUL and binary bytes is kept verbatim */
     {
@@ -567,7 +554,7 @@ static void test_attach_animation_file(void) {
         CHECK(iq_attach_animations(mesh, anims, &err) == 0, "attach: %s", err.message);
         CHECK(mesh->animation_count == 3 && !strcmp(mesh->animations[2].name, "jump") && mesh->animations[2].first_frame == 3 &&
                   mesh->frame_count == 4, "attached animation");
-        CHECK(near3(mesh->frame_poses[3 * 2].translate, 0, 0, 3), "attached pose");
+        CHECK(iqt_near3(mesh->frame_poses[3 * 2].translate, 0, 0, 3), "attached pose");
         CHECK(check_model(mesh) == 0 && check_evaluate(mesh) == 0, "attached invariants");
     }
     iq_free(mesh);
@@ -585,8 +572,8 @@ static void test_numbers(void) {
         CHECK(m->texcoords[0] == 0 && m->texcoords[1] == 0 && m->texcoords[2] == 0.25f, "texcoord repaired to (0,0)");
         CHECK(m->colors[0] == 1 && m->colors[3] == 1 && m->colors[4] == 0 && m->colors[8] == 1 && m->colors[9] == 1,
               "NaN colour and colour beyond the limit repaired to white");
-        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "1 texture coordinate(s)") &&
-                  has_warning(m, IQ_WARNING_REPAIRED, "2 colour(s)") && has_warning(m, IQ_WARNING_REPAIRED, "custom array"),
+        CHECK(iqt_has_warning(m, IQ_WARNING_REPAIRED, "1 texture coordinate(s)") &&
+                  iqt_has_warning(m, IQ_WARNING_REPAIRED, "2 colour(s)") && iqt_has_warning(m, IQ_WARNING_REPAIRED, "custom array"),
               "one counted warning per kind");
         CHECK(m->custom_array_count == 1, "custom array");
         if (m->custom_array_count == 1) {

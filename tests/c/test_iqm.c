@@ -3,6 +3,7 @@
  * and memory limit fails cleanly. Run from the repository root. */
 #include "check.h"
 #include "check_model.h"
+#include "load_helpers.h"
 #include "sweeps.h"
 #include "interquake.h"
 #include <math.h>
@@ -94,12 +95,6 @@ static uint32_t array_data(const uint8_t *bytes, uint32_t type) {
 
 static iq_model *load_patched(const uint8_t *bytes, size_t size, iq_error *err) { return iq_load_memory(bytes, size, NULL, err); }
 
-static int has_warning(const iq_model *m, iq_warning_code code, const char *text) {
-    for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
-        if (m->warnings[i].code == code && strstr(m->warnings[i].message, text)) return 1;
-    return 0;
-}
-
 static void test_numbers(void) {
     size_t size;
     uint8_t *bytes = quad_iqm(&size);
@@ -119,7 +114,7 @@ static void test_numbers(void) {
         const float *t = m->tangents;
         CHECK(t[4] == 1 && t[5] == 0 && t[6] == 0 && t[7] == 1 && t[12] == 1 && t[15] == 1 && t[0] == 1 && t[3] == 1,
               "repaired tangents");
-        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "2 tangent(s) were NaN"), "counted warning");
+        CHECK(iqt_has_warning(m, IQ_WARNING_REPAIRED, "2 tangent(s) were NaN"), "counted warning");
         CHECK(check_model(m) == 0 && check_evaluate(m) == 0, "invariants and finite outputs");
         iq_free(m);
     }
@@ -168,7 +163,7 @@ static void test_numbers(void) {
     iq_model *plain = load_patched(bytes, size, &err);
     CHECK(m && plain, "garbage bounds load: %s", err.message);
     if (m && plain) {
-        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "2 frame bound(s)"), "bounds warning");
+        CHECK(iqt_has_warning(m, IQ_WARNING_REPAIRED, "2 frame bound(s)"), "bounds warning");
         for (int f = 1; f < 3; f++) {
             const float *a = m->frame_bounds[f].min, *b = plain->frame_bounds[f].min;
             float worst = 0;

@@ -13,8 +13,6 @@
 #define CORPUS "../shared/corpus/iqe/unvanquished/"
 #define FIXTURES "tests/fixtures/iqe/"
 
-static int near(float a, float b, float eps) { return fabsf(a - b) <= eps; }
-
 /* IQE -> IQM -> load equals IQE -> load, within the documented quantisation. */
 static float channel(const iq_transform *t, int k) { return k < 3 ? t->translate[k] : k < 7 ? t->rotate[k - 3] : t->scale[k - 7]; }
 
@@ -41,7 +39,7 @@ static void test_round_trip(const char *path) {
             if (a->normals) CHECK(b->normals && !memcmp(a->normals, b->normals, (size_t)a->vertex_count * 12), "%s: normals", path);
             if (a->blend_weights && b->blend_weights)
                 for (uint64_t i = 0; i < (uint64_t)a->vertex_count * 4; i++)
-                    if (!near(a->blend_weights[i], b->blend_weights[i], 1.0f / 255)) { CHECK(0, "%s: weight %llu", path, (unsigned long long)i); break; }
+                    if (!iqt_near(a->blend_weights[i], b->blend_weights[i], 1.0f / 255)) { CHECK(0, "%s: weight %llu", path, (unsigned long long)i); break; }
         }
         for (uint32_t i = 0; i < a->mesh_count && i < b->mesh_count; i++)
             CHECK(!strcmp(a->meshes[i].name, b->meshes[i].name) && !strcmp(a->meshes[i].material, b->meshes[i].material), "%s mesh names", path);
@@ -70,7 +68,7 @@ static void test_round_trip(const char *path) {
                         const iq_transform *x = &a->frame_poses[(size_t)f * nj + j], *y = &b->frame_poses[(size_t)f * nj + j];
                         float sign = (x->rotate[0] * y->rotate[0] + x->rotate[1] * y->rotate[1] + x->rotate[2] * y->rotate[2] + x->rotate[3] * y->rotate[3]) < 0 ? -1.0f : 1.0f;
                         float va = channel(x, k), vb = channel(y, k) * (k >= 3 && k < 7 ? sign : 1.0f);
-                        if (!near(va, vb, tolerance)) {
+                        if (!iqt_near(va, vb, tolerance)) {
                             if (worst_ok) CHECK(0, "%s: frame %u joint %u channel %d: %g vs %g (tolerance %g)", path, f, j, k, va, vb, tolerance);
                             worst_ok = 0;
                         }
@@ -82,7 +80,7 @@ static void test_round_trip(const char *path) {
                 iq_evaluate(a, (float)f);
                 iq_evaluate(b, (float)f);
                 for (uint64_t i = 0; i < (uint64_t)a->vertex_count * 3; i++)
-                    if (!near(a->instance->skinned_positions[i], b->instance->skinned_positions[i], 2e-3f * span)) {
+                    if (!iqt_near(a->instance->skinned_positions[i], b->instance->skinned_positions[i], 2e-3f * span)) {
                         CHECK(0, "%s: frame %u skinned value %llu: %g vs %g", path, f, (unsigned long long)i, a->instance->skinned_positions[i], b->instance->skinned_positions[i]);
                         worst_ok = 0;
                         break;

@@ -10,7 +10,6 @@
 #include "interquake.h"
 #include "formats/iq_vertex_formats.h"
 #include <string.h>
-#include <sys/stat.h>
 
 #define SEEDS "build/fuzz-corpus/fuzz_md2/"
 
@@ -55,14 +54,6 @@ static void build(buf *b, int xyz, int frames) {
     b->n = (size_t)ofs_end;
 }
 
-static void save(const buf *b, const char *path) {
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL, "cannot write %s", path);
-    if (!f) return;
-    fwrite(b->d, 1, b->n, f);
-    fclose(f);
-}
-
 static void test_known_values(void) {
     static buf b;
     build(&b, 12, 6);
@@ -98,15 +89,12 @@ static void test_known_values(void) {
 }
 
 int main(void) {
-    mkdir("build", 0777);
-    mkdir("build/fuzz-corpus", 0777);
-    mkdir(SEEDS, 0777);
     test_known_values();
     static buf small, big;
     build(&small, 5, 2);
     build(&big, 60, 40);
-    save(&small, SEEDS "small.md2");
-    save(&big, SEEDS "ring60.md2");
+    iqt_write_file(SEEDS "small.md2", small.d, small.n);
+    iqt_write_file(SEEDS "ring60.md2", big.d, big.n);
     iqt_truncation_sweep(SEEDS "small.md2", 1, 0, NULL);
     iqt_truncation_sweep(SEEDS "ring60.md2", 7, 0, NULL);
     iqt_patch_sweep(SEEDS "small.md2", 0, (size_t)-1, NULL);

@@ -4,6 +4,7 @@
  * repository root. (The TGA decoder's tests are in test_tga.c.) */
 #include "check.h"
 #include "check_model.h"
+#include "load_helpers.h"
 #include "sweeps.h"
 #include "interquake.h"
 #include <string.h>
@@ -100,11 +101,6 @@ static int tags_finite(iq_model *m) {
     return bad;
 }
 
-static int has_warning(const iq_model *m, iq_warning_code code, const char *text) {
-    for (uint32_t i = 0; i < m->warning_count && i < IQ_MAX_WARNINGS; i++)
-        if (m->warnings[i].code == code && strstr(m->warnings[i].message, text)) return 1;
-    return 0;
-}
 static void put_f32(unsigned char *p, float f) { memcpy(p, &f, 4); } /* the tests run little-endian */
 
 /* Numbers (iq_numbers.c): garbage tag values are repaired from the tag's
@@ -134,8 +130,8 @@ static void test_numbers(void) {
         for (int row = 0; row < 3; row++)
             for (int k = 0; k < 3; k++) axes_from_1 &= t0[4 * row + k] == t1[4 * row + k];
         CHECK(axes_from_1, "frame 0's axes from frame 1, its only neighbour");
-        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had an origin") &&
-                  has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had axes"),
+        CHECK(iqt_has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had an origin") &&
+                  iqt_has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had axes"),
               "one counted warning per kind");
         CHECK(!tags_finite(m) && check_model(m) == 0 && check_evaluate(m) == 0, "invariants");
     }
@@ -161,7 +157,7 @@ static void test_numbers(void) {
         if (m) {
             static const float want[12] = {1, 0, 0, 12, 0, 1, 0, 0, 0, 0, 1, 2};
             CHECK(memcmp(m->tag_transforms, want, sizeof want) == 0, "identity axes, the origin kept");
-            CHECK(has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had axes"), "counted warning");
+            CHECK(iqt_has_warning(m, IQ_WARNING_REPAIRED, "1 tag record(s) had axes"), "counted warning");
             CHECK(check_model(m) == 0, "invariants");
         }
         iq_free(m);
@@ -177,7 +173,7 @@ static void test_numbers(void) {
     iq_model *plain = iq_load_memory(d, n, NULL, &err);
     CHECK(m && plain, "garbage frame bounds load: %s", err.message);
     if (m && plain) {
-        CHECK(has_warning(m, IQ_WARNING_REPAIRED, "2 frame bound(s)") && has_warning(m, IQ_WARNING_REPAIRED, "1 frame origin"),
+        CHECK(iqt_has_warning(m, IQ_WARNING_REPAIRED, "2 frame bound(s)") && iqt_has_warning(m, IQ_WARNING_REPAIRED, "1 frame origin"),
               "warnings");
         CHECK(m->frame_info[5].local_origin[0] == 0, "origin set to 0");
         for (int f = 3; f <= 5; f += 2) { /* the box of the frame's vertices, computed here */
@@ -205,7 +201,7 @@ static void test_numbers(void) {
     int32_t surf = rd32(d + 100), ofs_st = rd32(d + surf + 96);
     put_f32(c + surf + ofs_st + 8 * 2, NAN);
     m = iq_load_memory(c, n, NULL, &err);
-    CHECK(m && m->texcoords[4] == 0 && m->texcoords[5] == 0 && has_warning(m, IQ_WARNING_REPAIRED, "1 texture coordinate"),
+    CHECK(m && m->texcoords[4] == 0 && m->texcoords[5] == 0 && iqt_has_warning(m, IQ_WARNING_REPAIRED, "1 texture coordinate"),
           "texcoord repaired: %s", m ? "" : err.message);
     iq_free(m);
 

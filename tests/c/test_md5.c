@@ -14,14 +14,6 @@
 #define FIXTURES "tests/fixtures/md5/"
 #define S 0.70710678f
 
-static int near(float a, float b, float eps) { return fabsf(a - b) <= eps; }
-static int near3(const float *v, float x, float y, float z) { return near(v[0], x, 1e-5f) && near(v[1], y, 1e-5f) && near(v[2], z, 1e-5f); }
-/* Quaternions equal as rotations (q and -q are the same rotation). */
-static int same_rotation(const float *q, float x, float y, float z, float w) {
-    float d = q[0] * x + q[1] * y + q[2] * z + q[3] * w;
-    return fabsf(fabsf(d) - 1) < 1e-5f;
-}
-
 // -- The fixtures, on paper
 
 static void test_mesh_fixture(void) {
@@ -34,22 +26,22 @@ static void test_mesh_fixture(void) {
     CHECK(m->warning_count == 0, "warnings %u: %s", m->warning_count, m->warning_count ? m->warnings[0].message : "");
     /* joints: model-space placements made local to their parents */
     CHECK(!strcmp(m->joints[1].name, "arm") && m->joints[1].parent == 0 && m->joints[2].parent == 1, "hierarchy");
-    CHECK(near3(m->joints[0].bind.translate, 0, 0, 0) && same_rotation(m->joints[0].bind.rotate, 0, 0, 0, 1), "root bind");
-    CHECK(near3(m->joints[1].bind.translate, 1, 0, 0) && same_rotation(m->joints[1].bind.rotate, 0, 0, -S, S), "arm bind: -90 about z");
-    CHECK(near3(m->joints[2].bind.translate, 2, 0, 0) && same_rotation(m->joints[2].bind.rotate, 0, 0, -S, S),
+    CHECK(iqt_near3(m->joints[0].bind.translate, 0, 0, 0) && iqt_same_rotation(m->joints[0].bind.rotate, 0, 0, 0, 1), "root bind");
+    CHECK(iqt_near3(m->joints[1].bind.translate, 1, 0, 0) && iqt_same_rotation(m->joints[1].bind.rotate, 0, 0, -S, S), "arm bind: -90 about z");
+    CHECK(iqt_near3(m->joints[2].bind.translate, 2, 0, 0) && iqt_same_rotation(m->joints[2].bind.rotate, 0, 0, -S, S),
           "hand bind: (2 0 0) from the arm, -90 about z (180 in model space)");
     /* positions: the sum over each vertex's weights of bias * (joint + rotation * point) */
     const float expect[6][3] = {{0, 0, 1}, {1, -1, 0}, {1, 0, 1}, {0, 0, 0}, {1, -2, 0}, {0, 0, -1}};
     for (int v = 0; v < 6; v++)
-        CHECK(near3(m->positions + 3 * v, expect[v][0], expect[v][1], expect[v][2]), "vertex %d at %g %g %g", v,
+        CHECK(iqt_near3(m->positions + 3 * v, expect[v][0], expect[v][1], expect[v][2]), "vertex %d at %g %g %g", v,
               m->positions[3 * v], m->positions[3 * v + 1], m->positions[3 * v + 2]);
-    CHECK(near(m->texcoords[2], 1, 0) && near(m->texcoords[5], 1, 0) && near(m->texcoords[6], 0.5f, 0), "texcoords as given");
+    CHECK(iqt_near(m->texcoords[2], 1, 0) && iqt_near(m->texcoords[5], 1, 0) && iqt_near(m->texcoords[6], 0.5f, 0), "texcoords as given");
     /* influences: vertex 2 arm and hand by halves; vertex 3's five weights merge into root .4, arm .4, hand .2 */
-    CHECK(m->blend_indices[8] == 1 && m->blend_indices[9] == 2 && near(m->blend_weights[8], 0.5f, 1e-6f) &&
-              near(m->blend_weights[9], 0.5f, 1e-6f), "vertex 2 blend");
+    CHECK(m->blend_indices[8] == 1 && m->blend_indices[9] == 2 && iqt_near(m->blend_weights[8], 0.5f, 1e-6f) &&
+              iqt_near(m->blend_weights[9], 0.5f, 1e-6f), "vertex 2 blend");
     CHECK(m->blend_indices[12] == 0 && m->blend_indices[13] == 1 && m->blend_indices[14] == 2 &&
-              near(m->blend_weights[12], 0.4f, 1e-6f) && near(m->blend_weights[13], 0.4f, 1e-6f) &&
-              near(m->blend_weights[14], 0.2f, 1e-6f) && m->blend_weights[15] == 0,
+              iqt_near(m->blend_weights[12], 0.4f, 1e-6f) && iqt_near(m->blend_weights[13], 0.4f, 1e-6f) &&
+              iqt_near(m->blend_weights[14], 0.2f, 1e-6f) && m->blend_weights[15] == 0,
           "vertex 3 blend %u %u %u %g %g %g", m->blend_indices[12], m->blend_indices[13], m->blend_indices[14], m->blend_weights[12],
           m->blend_weights[13], m->blend_weights[14]);
     /* meshes: Doom 3's optional name, else the shader */
@@ -59,8 +51,8 @@ static void test_mesh_fixture(void) {
     CHECK(m->meshes[1].first_vertex == 3 && m->meshes[1].vertex_count == 3 && m->meshes[1].first_triangle == 1, "mesh 1 range");
     CHECK(m->indices[3] == 3 && m->indices[4] == 5 && m->indices[5] == 4, "mesh 1's triangle in model-wide indices");
     /* normals: (v2 - v0) x (v1 - v0), clockwise fronts */
-    for (int v = 0; v < 3; v++) CHECK(near3(m->normals + 3 * v, 0, S, -S), "normal %d", v);
-    for (int v = 3; v < 6; v++) CHECK(near3(m->normals + 3 * v, 0.89442719f, 0.44721360f, 0), "normal %d", v);
+    for (int v = 0; v < 3; v++) CHECK(iqt_near3(m->normals + 3 * v, 0, S, -S), "normal %d", v);
+    for (int v = 3; v < 6; v++) CHECK(iqt_near3(m->normals + 3 * v, 0.89442719f, 0.44721360f, 0), "normal %d", v);
     iq_free(m);
 }
 
@@ -74,12 +66,12 @@ static void test_anim_fixture(void) {
           "animation named after the file: '%s' at %g", a->animations[0].name, a->animations[0].framerate);
     /* the base frame where nothing animates (hand Tz = 5), the components where the flags say */
     const iq_transform *f0 = a->frame_poses, *f1 = a->frame_poses + 3, *f2 = a->frame_poses + 6;
-    CHECK(near3(f0[2].translate, 2, 0, 5) && near3(f2[2].translate, 3, 1, 5), "hand translate from components and base");
-    CHECK(same_rotation(f0[1].rotate, 0, 0, -S, S) && same_rotation(f1[1].rotate, 0, 0, 0, 1) &&
-              same_rotation(f2[1].rotate, 0, 0, S, S), "arm Qz 0.707 / 0 / -0.707: -90, 0, +90 degrees");
-    CHECK(same_rotation(f1[2].rotate, 0, 0, -S, S), "hand rotation from the base frame");
-    CHECK(near3(a->frame_bounds[0].min, -1, -2, -1) && near3(a->frame_bounds[2].max, 1, 3, 1.5f), "stored boxes");
-    CHECK(near(a->frame_bounds[0].radius, sqrtf(6), 1e-5f) && near(a->frame_bounds[0].xy_radius, sqrtf(5), 1e-5f),
+    CHECK(iqt_near3(f0[2].translate, 2, 0, 5) && iqt_near3(f2[2].translate, 3, 1, 5), "hand translate from components and base");
+    CHECK(iqt_same_rotation(f0[1].rotate, 0, 0, -S, S) && iqt_same_rotation(f1[1].rotate, 0, 0, 0, 1) &&
+              iqt_same_rotation(f2[1].rotate, 0, 0, S, S), "arm Qz 0.707 / 0 / -0.707: -90, 0, +90 degrees");
+    CHECK(iqt_same_rotation(f1[2].rotate, 0, 0, -S, S), "hand rotation from the base frame");
+    CHECK(iqt_near3(a->frame_bounds[0].min, -1, -2, -1) && iqt_near3(a->frame_bounds[2].max, 1, 3, 1.5f), "stored boxes");
+    CHECK(iqt_near(a->frame_bounds[0].radius, sqrtf(6), 1e-5f) && iqt_near(a->frame_bounds[0].xy_radius, sqrtf(5), 1e-5f),
           "radii to the farthest corner");
 
     iq_model *m = iqt_load_named(FIXTURES "arm.md5mesh", &err);
@@ -96,7 +88,7 @@ static void test_anim_fixture(void) {
         CHECK(iq_evaluate(m, (float)f) == 0, "evaluate %d", f);
         for (int v = 0; v < 6; v++) {
             const float *p = m->instance->skinned_positions + 3 * v;
-            CHECK(near3(p, expect[f][v][0], expect[f][v][1], expect[f][v][2]), "frame %d vertex %d at %g %g %g", f, v, p[0], p[1], p[2]);
+            CHECK(iqt_near3(p, expect[f][v][0], expect[f][v][1], expect[f][v][2]), "frame %d vertex %d at %g %g %g", f, v, p[0], p[1], p[2]);
         }
     }
     iq_free(m);
@@ -121,10 +113,10 @@ static void test_weights(void) {
     CHECK(m != NULL, "six weights: %s", err.message);
     if (m) {
         CHECK(check_model(m) == 0, "six weights invariants");
-        CHECK(near3(m->positions, 1, 0, 0), "position from all six");
+        CHECK(iqt_near3(m->positions, 1, 0, 0), "position from all six");
         CHECK(m->blend_indices[0] == 1 && m->blend_indices[1] == 3 && m->blend_indices[2] == 4 &&
-                  (m->blend_indices[3] == 2 || m->blend_indices[3] == 5) && near(m->blend_weights[0], 0.3f / 0.85f, 1e-6f) &&
-                  near(m->blend_weights[3], 0.1f / 0.85f, 1e-6f),
+                  (m->blend_indices[3] == 2 || m->blend_indices[3] == 5) && iqt_near(m->blend_weights[0], 0.3f / 0.85f, 1e-6f) &&
+                  iqt_near(m->blend_weights[3], 0.1f / 0.85f, 1e-6f),
               "the 4 largest: %u %u %u %u", m->blend_indices[0], m->blend_indices[1], m->blend_indices[2], m->blend_indices[3]);
         CHECK(iqt_has_warning(m, IQ_WARNING_IGNORED_DATA, "more than 4 weights"), "warned");
         iq_free(m);
@@ -141,7 +133,7 @@ static void test_weights(void) {
                         "\"b\" 0 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\nshader \"s\"\nnumverts 1\nvert 0 ( 0 0 ) 0 2\nnumtris 0\n"
                         "numweights 2\nweight 0 0 0.5 ( 0 0 0 )\nweight 1 1 0.5 ( 2 0 0 )\n}\n";
     m = load_text(apart, &err);
-    CHECK(m && near3(m->positions, 1, 0, 0) && iqt_has_warning(m, IQ_WARNING_NONSTANDARD, "up to 1 units apart"), "weights apart: %s",
+    CHECK(m && iqt_near3(m->positions, 1, 0, 0) && iqt_has_warning(m, IQ_WARNING_NONSTANDARD, "up to 1 units apart"), "weights apart: %s",
           m && m->warning_count ? m->warnings[0].message : err.message);
     iq_free(m);
 }
@@ -235,7 +227,7 @@ static void test_lenient(void) {
     const char *glued = HEAD "numJoints 1\nnumMeshes 0\njoints {\n\"a\" -1 (0 1 2) (0 0 0)\n}\n";
     iq_error err;
     iq_model *m = load_text(glued, &err);
-    CHECK(m && near3(m->joints[0].bind.translate, 0, 1, 2), "glued parentheses: %s", m ? "" : err.message);
+    CHECK(m && iqt_near3(m->joints[0].bind.translate, 0, 1, 2), "glued parentheses: %s", m ? "" : err.message);
     iq_free(m);
 }
 

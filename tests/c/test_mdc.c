@@ -9,7 +9,6 @@
 #include "sweeps.h"
 #include "interquake.h"
 #include <string.h>
-#include <sys/stat.h>
 
 #define SEEDS "build/fuzz-corpus/fuzz_mdc/"
 enum { FRAMES = 4, VERTS = 4 };
@@ -96,17 +95,9 @@ static void test_known_values(void) {
 }
 
 int main(void) {
-    mkdir("build", 0777);
-    mkdir("build/fuzz-corpus", 0777);
-    mkdir(SEEDS, 0777);
     test_known_values();
     static buf b;
     build(&b);
-    FILE *f = fopen(SEEDS "two-surfaces.mdc", "wb");
-    CHECK(f != NULL, "cannot write the seed");
-    if (f) fwrite(b.d, 1, b.n, f), fclose(f);
-    iqt_truncation_sweep(SEEDS "two-surfaces.mdc", 1, 0, NULL);
-    iqt_patch_sweep(SEEDS "two-surfaces.mdc", 0, (size_t)-1, NULL);
-    iqt_memory_limit_sweep(SEEDS "two-surfaces.mdc");
+    iqt_write_and_sweep(SEEDS "two-surfaces.mdc", b.d, b.n);
     return iqt_finish("test_mdc");
 }

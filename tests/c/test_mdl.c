@@ -10,7 +10,6 @@
 #include "sweeps.h"
 #include "interquake.h"
 #include <string.h>
-#include <sys/stat.h>
 
 #define SEEDS "build/fuzz-corpus/fuzz_mdl/"
 
@@ -55,14 +54,6 @@ static void build(buf *b, int verts) {
     i32(b, 0), frame(b, "death1", verts, 5);
 }
 
-static void save(const buf *b, const char *path) {
-    FILE *f = fopen(path, "wb");
-    CHECK(f != NULL, "cannot write %s", path);
-    if (!f) return;
-    fwrite(b->d, 1, b->n, f);
-    fclose(f);
-}
-
 static void test_known_values(void) {
     static buf b;
     build(&b, 6);
@@ -104,16 +95,10 @@ static void test_framegroups(void) {
 }
 
 int main(void) {
-    mkdir("build", 0777);
-    mkdir("build/fuzz-corpus", 0777);
-    mkdir(SEEDS, 0777);
     test_known_values();
     test_framegroups();
     static buf small;
     build(&small, 5);
-    save(&small, SEEDS "small.mdl");
-    iqt_truncation_sweep(SEEDS "small.mdl", 1, 0, NULL);
-    iqt_patch_sweep(SEEDS "small.mdl", 0, (size_t)-1, NULL);
-    iqt_memory_limit_sweep(SEEDS "small.mdl");
+    iqt_write_and_sweep(SEEDS "small.mdl", small.d, small.n);
     return iqt_finish("test_mdl");
 }

@@ -5,6 +5,7 @@
  * root. */
 #include "check.h"
 #include "check_model.h"
+#include "load_helpers.h"
 #include "sweeps.h"
 #include "interquake.h"
 #include "mdr_build.h"
@@ -42,24 +43,16 @@ static void test_model(int compressed) {
     iq_free(m);
 }
 
-static void expect_fail(iqt_mdr_buf *b, iq_error_code code, int64_t offset, const char *what) {
-    iq_error err;
-    iq_model *m = iq_load_memory(b->d, b->n, NULL, &err);
-    CHECK(!m && err.code == code && (offset < 0 || err.offset == offset), "%s: %s at %lld (%s)", what, iq_error_name(err.code),
-          (long long)err.offset, err.message);
-    iq_free(m);
-}
-
 static void test_bad_input(void) {
     iqt_mdr_buf b;
-    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, 4, 3); expect_fail(&b, IQ_ERROR_BAD_VERSION, 4, "version 3");
-    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, 76, 129); expect_fail(&b, IQ_ERROR_LIMIT, 76, "129 bones (ioquake3's limit is 128)");
-    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, 72, 0); expect_fail(&b, IQ_ERROR_BAD_VALUE, 72, "no frames");
-    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, 72, 1000); expect_fail(&b, IQ_ERROR_OUT_OF_RANGE, 80, "frames past the end");
-    iqt_build_mdr(&b, 1); iqt_mdr_patch(&b, 80, (uint32_t)-100000); expect_fail(&b, IQ_ERROR_OUT_OF_RANGE, 80, "compressed frames past the end");
-    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, b.n - 36, 2); expect_fail(&b, IQ_ERROR_BAD_INDEX, (int64_t)b.n - 36, "a tag on a bone that is not there");
-    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, b.n - 40, 3); expect_fail(&b, IQ_ERROR_BAD_INDEX, (int64_t)b.n - 40, "a triangle past the vertices");
-    iqt_build_mdr(&b, 0); b.n -= 8; expect_fail(&b, IQ_ERROR_TRUNCATED, 100, "shorter than ofsEnd");
+    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, 4, 3); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_VERSION, 4, "version 3");
+    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, 76, 129); iqt_expect_load_error(b.d, b.n, IQ_ERROR_LIMIT, 76, "129 bones (ioquake3's limit is 128)");
+    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, 72, 0); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_VALUE, 72, "no frames");
+    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, 72, 1000); iqt_expect_load_error(b.d, b.n, IQ_ERROR_OUT_OF_RANGE, 80, "frames past the end");
+    iqt_build_mdr(&b, 1); iqt_mdr_patch(&b, 80, (uint32_t)-100000); iqt_expect_load_error(b.d, b.n, IQ_ERROR_OUT_OF_RANGE, 80, "compressed frames past the end");
+    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, b.n - 36, 2); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_INDEX, (int64_t)b.n - 36, "a tag on a bone that is not there");
+    iqt_build_mdr(&b, 0); iqt_mdr_patch(&b, b.n - 40, 3); iqt_expect_load_error(b.d, b.n, IQ_ERROR_BAD_INDEX, (int64_t)b.n - 40, "a triangle past the vertices");
+    iqt_build_mdr(&b, 0); b.n -= 8; iqt_expect_load_error(b.d, b.n, IQ_ERROR_TRUNCATED, 100, "shorter than ofsEnd");
 }
 
 int main(void) {
@@ -70,14 +63,7 @@ int main(void) {
     for (int i = 0; i < 2; i++) {
         iqt_mdr_buf b;
         iqt_build_mdr(&b, i);
-        FILE *f = fopen(paths[i], "wb");
-        CHECK(f != NULL, "cannot write %s", paths[i]);
-        if (!f) continue;
-        fwrite(b.d, 1, b.n, f);
-        fclose(f);
-        iqt_truncation_sweep(paths[i], 1, 0, NULL);
-        iqt_patch_sweep(paths[i], 0, (size_t)-1, NULL);
-        iqt_memory_limit_sweep(paths[i]);
+        iqt_write_and_sweep(paths[i], b.d, b.n);
     }
     return iqt_finish("test_mdr");
 }
