@@ -153,7 +153,7 @@ build_wasm() {
     # The two object sets of a variant side by side (2 cores).
     wasm_objects "$WASM_OBJ/$variant" -O2 "${simd[@]}" -- "${WASM_SOURCES[@]}" & local pid=$!
     # (the element's two builds have no renderer exports: their layout table leaves its records out)
-    wasm_objects "$WASM_OBJ/$variant-size" -Os "${simd[@]}" -DIQ_WASM_WITHOUT_RENDER -- "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c src/wasm/iq_wasm_readers.c
+    wasm_objects "$WASM_OBJ/$variant-size" -Os "${simd[@]}" -DIQ_WASM_ELEMENT -- "${cold[@]}" src/wasm/iq_wasm.c src/wasm/iq_wasm_tables.c src/wasm/iq_wasm_readers.c
     wait "$pid"
     wasm_objects "$WASM_OBJ/$variant-no-readers" -Os "${simd[@]}" -DIQI_WITHOUT_ON_DEMAND_READERS -- src/formats/iq_readers.c
   done

@@ -127,17 +127,6 @@ static const iq_wasm_field layout[] = {
     REC(iq_skin) F(iq_skin, surfaceCount, surface_count, U32) F(iq_skin, warningCount, warning_count, U32)
     A(iq_skin, warning, warning, CHARS) R(iq_skin, surfaces, surfaces, iq_skin_surface, IQ_SKIN_MAX_SURFACES)
 
-    REC(iq_cubecfg_word) F(iq_cubecfg_word, offset, offset, U32) F(iq_cubecfg_word, length, length, U32)
-    F(iq_cubecfg_word, line, line, U32) F(iq_cubecfg_word, column, column, U32) F(iq_cubecfg_word, kind, kind, U32)
-    F(iq_cubecfg_word, command, command, U32)
-
-    REC(iq_cubecfg_command) F(iq_cubecfg_command, parent, parent, I32) F(iq_cubecfg_command, line, line, U32)
-    F(iq_cubecfg_command, column, column, U32) F(iq_cubecfg_command, wordCount, word_count, U32)
-
-    REC(iq_cubecfg) F(iq_cubecfg, wordCount, word_count, U32) F(iq_cubecfg, commandCount, command_count, U32)
-    F(iq_cubecfg, warningCount, warning_count, U32) A(iq_cubecfg, warning, warning, CHARS)
-    R(iq_cubecfg, words, words, iq_cubecfg_word, IQ_CUBECFG_MAX_WORDS) R(iq_cubecfg, commands, commands, iq_cubecfg_command, IQ_CUBECFG_MAX_COMMANDS)
-
     REC(iq_zip_limits) F(iq_zip_limits, maxEntries, max_entries, U32)
     F(iq_zip_limits, maxNameLength, max_name_length, U32) F(iq_zip_limits, maxTotalSize, max_total_size, U64)
     F(iq_zip_limits, maxRatio, max_ratio, U32)
@@ -155,6 +144,22 @@ static const iq_wasm_field layout[] = {
     REC(iq_zip) F(iq_zip, entryCount, entry_count, U32) F(iq_zip, entries, entries, PTR)
     F(iq_zip, totalSize, total_size, U64) F(iq_zip, warningCount, warning_count, U32) A(iq_zip, warning, warning, CHARS)
     R(iq_zip, directory, directory, iq_zip_directory, 1) F(iq_zip, names, names, PTR)
+
+#ifndef IQ_WASM_ELEMENT
+    /* Records of exports the element's builds (interquake-viewer.wasm, interquake-readers.wasm)
+     * leave out: model .cfg files and shader scripts (in interquake-shaders.wasm for the element),
+     * the glTF writer and the software renderer (interquake.wasm only). Their JS never asks for
+     * them there; leaving them out keeps a plain model's page within its budget. */
+    REC(iq_cubecfg_word) F(iq_cubecfg_word, offset, offset, U32) F(iq_cubecfg_word, length, length, U32)
+    F(iq_cubecfg_word, line, line, U32) F(iq_cubecfg_word, column, column, U32) F(iq_cubecfg_word, kind, kind, U32)
+    F(iq_cubecfg_word, command, command, U32)
+
+    REC(iq_cubecfg_command) F(iq_cubecfg_command, parent, parent, I32) F(iq_cubecfg_command, line, line, U32)
+    F(iq_cubecfg_command, column, column, U32) F(iq_cubecfg_command, wordCount, word_count, U32)
+
+    REC(iq_cubecfg) F(iq_cubecfg, wordCount, word_count, U32) F(iq_cubecfg, commandCount, command_count, U32)
+    F(iq_cubecfg, warningCount, warning_count, U32) A(iq_cubecfg, warning, warning, CHARS)
+    R(iq_cubecfg, words, words, iq_cubecfg_word, IQ_CUBECFG_MAX_WORDS) R(iq_cubecfg, commands, commands, iq_cubecfg_command, IQ_CUBECFG_MAX_COMMANDS)
 
     /* glTF scenes: JS writes these (strings and arrays are heap pointers it owns; a part's
      * `model` is written as a model handle, see iq_wasm_write_glb) */
@@ -220,9 +225,7 @@ static const iq_wasm_field layout[] = {
     F(iq_shader_stage_state, turbCount, turb_count, U32) F(iq_shader_stage_state, turbPhase, turb_phase, F32)
     F(iq_shader_stage_state, turbAmplitude, turb_amplitude, F32) F(iq_shader_stage_state, frame, frame, U32)
 
-#ifndef IQ_WASM_WITHOUT_RENDER
-    /* The software renderer (src/render/iq_render.h): not in the builds without its exports (the
-     * element's interquake-viewer.wasm and interquake-readers.wasm, whose JS never draws with it) */
+    /* The software renderer (src/render/iq_render.h) */
     REC(iq_render_texture) F(iq_render_texture, width, width, U32) F(iq_render_texture, height, height, U32)
     F(iq_render_texture, data, data, PTR) F(iq_render_texture, nearest, nearest, U32) F(iq_render_texture, clamp, clamp, U32)
     F(iq_render_texture, mipmapped, mipmapped, U32)
