@@ -110,10 +110,15 @@ void iq_render_resolve(const iq_render_target *t, uint8_t *rgba) {
     for (uint32_t y = 0; y < t->height; y++) {
         for (uint32_t x = 0; x < t->width; x++) {
             uint32_t sum[4] = {0, 0, 0, 0};
-            for (uint32_t j = 0; j < ss; j++) {
-                const uint8_t *row = t->color + ((size_t)(y * ss + j) * t->sw + (size_t)x * ss) * 4;
-                for (uint32_t i = 0; i < ss; i++)
-                    for (int k = 0; k < 4; k++) sum[k] += row[i * 4 + k];
+            if (ss == 2) { /* the default: the four samples unrolled */
+                const uint8_t *a = t->color + ((size_t)(y * 2) * t->sw + (size_t)x * 2) * 4, *b = a + (size_t)t->sw * 4;
+                for (int k = 0; k < 4; k++) sum[k] = (uint32_t)a[k] + a[4 + k] + b[k] + b[4 + k];
+            } else {
+                for (uint32_t j = 0; j < ss; j++) {
+                    const uint8_t *row = t->color + ((size_t)(y * ss + j) * t->sw + (size_t)x * ss) * 4;
+                    for (uint32_t i = 0; i < ss; i++)
+                        for (int k = 0; k < 4; k++) sum[k] += row[i * 4 + k];
+                }
             }
             uint8_t *out = rgba + ((size_t)y * t->width + x) * 4;
             /* The average, then alpha un-premultiplied (what toBlob does with a premultiplied canvas). */
@@ -127,7 +132,8 @@ void iq_render_resolve(const iq_render_target *t, uint8_t *rgba) {
                 /* Every sample opaque (most pixels): the same rounding as below, which with
                  * total = 255 n comes to the plain average (for any n: the terms are 255 times
                  * those of (sum + n / 2) / n, and the odd-n remainder never crosses a multiple). */
-                for (int k = 0; k < 3; k++) out[k] = (uint8_t)((sum[k] + n / 2) / n);
+                if (n == 4) for (int k = 0; k < 3; k++) out[k] = (uint8_t)((sum[k] + 2) >> 2);
+                else for (int k = 0; k < 3; k++) out[k] = (uint8_t)((sum[k] + n / 2) / n);
             } else {
                 for (int k = 0; k < 3; k++) {
                     uint32_t v = (sum[k] * 255 + half) / total;
