@@ -97,8 +97,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['web/quake3/modelskins.js'], outfile: 'web/interquake-modelskins.min.js' }),
   build({ ...common, entryPoints: ['web/core/inflate.js'], outfile: 'web/interquake-inflate.min.js' }),
   // The software drawer and the renderer's JS; it loads interquake.wasm beside itself.
-  // jpeg-js stays out: in a browser web/core/images.js decodes JPEG with the browser's own decoder.
-  build({ ...common, entryPoints: ['web/viewer/software.js'], outfile: 'web/interquake-software.min.js', external: ['fflate', 'jpeg-js'], plugins: [modelcfgApart] }),
+    build({ ...common, entryPoints: ['web/viewer/software.js'], outfile: 'web/interquake-software.min.js', external: ['fflate'], plugins: [modelcfgApart] }),
   // The drawer imports nothing: the element passes it the GL context and the library's calls.
   build({ ...common, entryPoints: ['web/viewer/shaderdraw.js'], outfile: 'web/interquake-shaders.min.js' }),
 ]);

@@ -26,6 +26,18 @@ for (const [name, entry] of Object.entries({ main, embedded })) {
   model.dispose();
 }
 out.sameLibrary = (await main.init()) === (await embedded.init());
+// The software renderer decodes a JPEG texture in Node (jpeg-js, installed as a dependency):
+// drawn with it, the model differs from the missing-texture checker a bad JPEG gives.
+{
+  const iq = await main.init();
+  const model = iq.load(bytes, { name: 'critter.iqm' });
+  const jpeg = await readFile(process.argv[3]);
+  const draw = async (texture) => (await iq.render(model, { width: 48, height: 48, supersample: 1, files: () => texture })).pixels;
+  const good = await draw(jpeg);
+  const bad = await draw(jpeg.subarray(0, 4));
+  out.jpegDrawn = good.some((v, i) => v !== bad[i]);
+  model.dispose();
+}
 // Files the exports map names (resolved, not imported: they are for pages and bundlers)
 out.files = ['interquake/interquake.wasm', 'interquake/interquake-baseline.wasm', 'interquake/interquake-viewer.wasm',
   'interquake/interquake-viewer-baseline.wasm', 'interquake/interquake-shaders.wasm', 'interquake/viewer.min.js',
@@ -65,7 +77,8 @@ before(async () => {
 after(removeApps);
 
 const node = async (script) => {
-  const { stdout } = await run(process.execPath, [join(app.dir, script), DEMO], { cwd: app.dir });
+  const jpeg = new URL('../fixtures/jpeg/quadrants.jpg', import.meta.url).pathname;
+  const { stdout } = await run(process.execPath, [join(app.dir, script), DEMO, jpeg], { cwd: app.dir });
   return JSON.parse(stdout.trim().split('\n').pop());
 };
 
@@ -84,6 +97,7 @@ test('ESM: interquake (the node condition: the WASM read from disk) and interqua
   }
   assert.deepEqual(out.main.exports, out.embedded.exports, 'the two entries export the same names');
   assert.equal(out.sameLibrary, true, 'one library per process, whichever entry asks');
+  assert.equal(out.jpegDrawn, true, 'a JPEG texture is decoded in Node (jpeg-js installed with the package)');
   assert.deepEqual(out.files, ['interquake/web/interquake.wasm', 'interquake/web/interquake-baseline.wasm', 'interquake/web/interquake-viewer.wasm',
     'interquake/web/interquake-viewer-baseline.wasm', 'interquake/web/interquake-shaders.wasm', 'interquake/web/interquake-viewer.min.js',
     'interquake/web/interquake-viewer.min.js', 'interquake/web/embed.html']);

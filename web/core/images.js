@@ -5,9 +5,10 @@
 // PNG is written and read here over zlib (Node's, when the library was given it, else fflate's,
 // the package's dependency for .pk3 entries); its format around zlib is chunks and five row
 // filters, every length checked against the file and the inflated size known from the header in
-// advance. JPEG is decoded by the browser in a browser, and by jpeg-js elsewhere (a dependency:
-// pure JS, no native code, baseline and progressive, with limits on resolution and memory for
-// files from strangers; the decoder Playwright and Jimp ship), loaded on the first JPEG.
+// advance. JPEG is decoded by the browser in a browser, and in Node by jpeg-js (a dependency: pure
+// JS, no native code, baseline and progressive, with limits on resolution and memory for files
+// from strangers; the decoder Playwright and Jimp ship), loaded on the first JPEG through the Node
+// entry's setJpegModule.
 
 import { InterquakeError, getDeflate } from './wasm.js';
 import { crc32 } from './crc32.js';
@@ -36,6 +37,12 @@ async function fflateFor(what) {
   }
   return fflate;
 }
+
+// jpeg-js, for JPEG outside a browser: the Node entry (web/interquake.node.js) gives a loader of
+// it, so that bundlers making a browser build never see the package (it needs Node's Buffer).
+let jpegModule = null;
+/** Sets () => Promise<jpeg-js module>, the JPEG decoder where there is no browser. */
+export function setJpegModule(load) { jpegModule = load; }
 
 /** zlib-compressed `bytes`: Node's zlib when the library was given it (faster), else fflate's. */
 async function zlib(bytes, level, what) {
@@ -297,9 +304,10 @@ export async function decodeJPEG(bytes, path = '') {
       bitmap.close();
     }
   }
+  if (!jpegModule) throw new InterquakeError('unavailable', `${path ? `${path}: ` : ''}JPEG: no decoder here (a browser's, or jpeg-js through interquake's Node entry)`);
   let jpeg;
   try {
-    const mod = await import('jpeg-js');
+    const mod = await jpegModule();
     jpeg = mod.default ?? mod;
   } catch (err) {
     throw new InterquakeError('unavailable', `JPEG images need the 'jpeg-js' package (npm install jpeg-js): ${err.message}`);
