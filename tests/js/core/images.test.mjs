@@ -92,3 +92,37 @@ test('PNG: the writer\'s files read back as the pixels that went in, RGB and RGB
     assert.deepEqual((await decodePNG(await encodePNG(w, h, opaque, { filter, alpha: false }))).data, opaque, `${filter} RGB`);
   }
 });
+
+test('PNG: cut and patched files give bad_value or a whole picture, never another error', async () => {
+  await init();
+  const w = 9;
+  const h = 7;
+  const rgba = new Uint8Array(w * h * 4).map((_, i) => (i * 53) & 255);
+  const files = [await encodePNG(w, h, rgba), await encodePNG(w, h, rgba, { alpha: false, filter: 'up' }),
+    new Uint8Array(readFileSync(new URL('../../../../shared/corpus/iqm/raylib/guytex.png', import.meta.url))).subarray(0, 4096)];
+  let refused = 0;
+  let decoded = 0;
+  for (const bytes of files) {
+    const variants = [];
+    for (let cut = 0; cut < bytes.length; cut += Math.max(1, bytes.length >> 7)) variants.push(bytes.subarray(0, cut));
+    for (let at = 8; at < Math.min(bytes.length, 600); at += 3) {
+      for (const v of [0x00, 0xff, 0x80]) {
+        const bad = Uint8Array.from(bytes);
+        bad[at] = v;
+        variants.push(bad);
+      }
+    }
+    for (const variant of variants) {
+      try {
+        const img = await decodePNG(variant, 'x.png');
+        assert.ok(img.width >= 1 && img.height >= 1 && img.width <= IMAGE_MAX_DIMENSION && img.height <= IMAGE_MAX_DIMENSION);
+        assert.equal(img.data.length, img.width * img.height * 4);
+        decoded++;
+      } catch (err) {
+        assert.equal(err.code, 'bad_value', err.stack);
+        refused++;
+      }
+    }
+  }
+  assert.ok(refused > 100 && decoded > 10, `${refused} refused, ${decoded} decoded`);
+});
