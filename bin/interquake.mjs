@@ -96,8 +96,9 @@ OUT is never left half written.
   render: `usage: interquake render IN OUT.png [options]
        interquake render --out-dir DIR PATH... [options] [--workers N] [--timeout SECONDS] [--warnings]
 
-Draws IN (a model, a Quake 3 player folder, or ARCHIVE:PATH naming a model or a player inside a
-.pk3) with the software renderer, as the <interquake-viewer> element draws it (docs/RENDER.md).
+Draws IN (a model, a Quake 3 player folder, ARCHIVE:PATH naming a model or a player inside a
+.pk3, or a whole .pk3: its first player, else its main model, as the element opens it) with the
+software renderer, as the <interquake-viewer> element draws it (docs/RENDER.md).
 With --out-dir: one PNG per model and player found under the PATHs (files, folders, .pk3s), on
 worker threads, then a summary; exits 1 when something failed. Files are written under a
 temporary name and renamed: never a partial file.

@@ -8,7 +8,7 @@ import { init } from '../../web/interquake.node.js';
 import { writeAtomically } from './convert.mjs';
 import { InputError, UsageError } from './errors.mjs';
 import { plural, round } from './info.mjs';
-import { openTarget } from './targets.mjs';
+import { openTarget, openArchiveMain } from './targets.mjs';
 import { defaultWorkers, kindName, problemOf, runPool, walk } from './validate.mjs';
 
 /** The flags as iq.render() options (the element's attributes in camelCase). */
@@ -139,13 +139,15 @@ export async function commandRender(positional, options) {
   const [input, output] = positional;
   if (!/\.png$/i.test(output)) throw new UsageError(`the output must be a .png file, not '${output}'`, 'render');
   const iq = await init();
-  const target = await openTarget(iq, input, options);
+  let target = await openTarget(iq, input, options);
+  if (target.kind === 'archive') {
+    // A whole archive: what the element opens for it (its first player, else its main model).
+    const main = await openArchiveMain(iq, target.archive, target.path, options);
+    if (!main) throw new InputError(`${target.path}: holds no model to draw`, 'missing_main_file');
+    target = main;
+  }
   let out;
   try {
-    if (target.kind === 'archive') {
-      const players = target.archive.players.map((p) => p.path);
-      throw new InputError(`${target.path}: is an archive (name a model or a player in it: ARCHIVE:PATH${players.length ? `, e.g. ${target.path}:${players[0]}` : ''})`, 'invalid_argument');
-    }
     out = await picture(iq, target, output, options, opts);
   } finally {
     target.model?.dispose();
@@ -153,6 +155,6 @@ export async function commandRender(positional, options) {
   }
   for (const f of out.files) await writeAtomically(f.path, f.bytes);
   for (const f of out.missing) process.stderr.write(`interquake: warning missing_file: ${f} (drawn as the checker)\n`);
-  process.stdout.write(`${out.line}\n`);
+  process.stdout.write(`${out.line}${target.choice ? ` (${target.choice}, the archive's ${target.kind === 'player' ? 'first player' : 'main model'})` : ''}\n`);
   return 0;
 }

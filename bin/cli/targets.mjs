@@ -184,25 +184,7 @@ export async function openTarget(iq, target, options = {}) {
   }
   if (inner !== null) {
     const archive = await withOtherArchives(iq, await openArchiveFile(iq, path, bytes), options.pk3);
-    const name = `${path}:${inner}`;
-    const folder = inner.replace(/\\/g, '/').replace(/\/+$/, '');
-    const player = archive.players.find((p) => p.path.toLowerCase() === folder.toLowerCase());
-    if (player) {
-      return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod, weapon: options.weapon, team: options.team }), source: 'archive' };
-    }
-    const entryBytes = archive.has(inner) ? archive.read(inner) : null;
-    if (!entryBytes) {
-      const under = archive.models.filter((m) => m.toLowerCase().startsWith(`${folder.toLowerCase()}/`));
-      throw new InputError(`${name}: no such entry${under.length ? `; models under it: ${under.slice(0, 5).join(', ')}${under.length > 5 ? ', ...' : ''}` : ''}`, 'missing_file');
-    }
-    // textures of a model inside an archive: by game path, or beside the model
-    const dir = inner.includes('/') ? inner.slice(0, inner.lastIndexOf('/') + 1) : '';
-    const textures = (path) => (archive.has(path) ? archive.read(path) : archive.has(dir + path) ? archive.read(dir + path) : null);
-    const framegroups = archive.has(`${inner}.framegroups`) ? archive.read(`${inner}.framegroups`) : undefined;
-    const model = iq.load(entryBytes, { name, format: options.format, framegroups });
-    const warnings = attachAnimationsBeside(iq, model, inner, archive.files.filter((f) => f.toLowerCase().startsWith(dir.toLowerCase())),
-      (path) => archive.read(path, { use: 'model' }), `${path}:`);
-    return { kind: 'model', path: name, bytes: entryBytes.length, model, textures, warnings };
+    return openInArchive(iq, archive, path, inner, options);
   }
   if (options.pk3?.length) throw new InputError(`${path}: --pk3 joins archives: TARGET must be a .pk3/.zip or ARCHIVE:PATH`, 'invalid_argument');
   const model = iq.load(bytes, { name: path, format: options.format, framegroups: await framegroupsBeside(path) });
@@ -221,6 +203,47 @@ export async function openTarget(iq, target, options = {}) {
 // name order (each named after its file); one whose joints do not fit is left out with a warning.
 const ANIMATED_BESIDE = /\.md5mesh$/i;
 const ANIMATION_BESIDE = /\.md5anim$/i;
+
+// A player (its folder) or a model at `inner` in an opened archive: what ARCHIVE:PATH names.
+function openInArchive(iq, archive, path, inner, options) {
+  const name = `${path}:${inner}`;
+  const folder = inner.replace(/\\/g, '/').replace(/\/+$/, '');
+  const player = archive.players.find((p) => p.path.toLowerCase() === folder.toLowerCase());
+  if (player) {
+    return { kind: 'player', path: name, player: iq.loadPlayer(archive, { player: player.path, skin: options.skin, lod: options.lod, weapon: options.weapon, team: options.team }), source: 'archive' };
+  }
+  const entryBytes = archive.has(inner) ? archive.read(inner) : null;
+  if (!entryBytes) {
+    const under = archive.models.filter((m) => m.toLowerCase().startsWith(`${folder.toLowerCase()}/`));
+    throw new InputError(`${name}: no such entry${under.length ? `; models under it: ${under.slice(0, 5).join(', ')}${under.length > 5 ? ', ...' : ''}` : ''}`, 'missing_file');
+  }
+  // textures of a model inside an archive: by game path, or beside the model
+  const dir = inner.includes('/') ? inner.slice(0, inner.lastIndexOf('/') + 1) : '';
+  const textures = (path) => (archive.has(path) ? archive.read(path) : archive.has(dir + path) ? archive.read(dir + path) : null);
+  const framegroups = archive.has(`${inner}.framegroups`) ? archive.read(`${inner}.framegroups`) : undefined;
+  const model = iq.load(entryBytes, { name, format: options.format, framegroups });
+  const warnings = attachAnimationsBeside(iq, model, inner, archive.files.filter((f) => f.toLowerCase().startsWith(dir.toLowerCase())),
+    (path) => archive.read(path, { use: 'model' }), `${path}:`);
+  return { kind: 'model', path: name, bytes: entryBytes.length, model, textures, warnings };
+}
+
+/**
+ * What a whole archive opens as a picture, as the element opens `src="x.pk3"` without `model`: its
+ * first player, else its main model by the library's folder rule (iq.chooseFolderModel: the one its
+ * .cfg loads, one named as its folder, else the most joints and vertices). Returns openTarget's
+ * { kind: 'player' | 'model', ... } with `choice`, the path picked; null when it holds no model.
+ */
+export async function openArchiveMain(iq, archive, path, options = {}) {
+  const player = archive.players[0];
+  if (player) return { ...openInArchive(iq, archive, path, player.path, options), choice: player.path };
+  const models = archive.models.map((m) => ({ path: m, bytes: archive.read(m, { use: 'model' }) }));
+  if (!models.length) return null;
+  const files = new Map(archive.files.map((f) => [f, /\.(cfg|skin)$/i.test(f) ? archive.read(f) : null]));
+  const picked = await iq.chooseFolderModel(models, files);
+  if (!picked.main) return null;
+  return { ...openInArchive(iq, archive, path, picked.main.path, options), choice: picked.main.path };
+}
+
 function attachAnimationsBeside(iq, model, path, siblings, read, prefix) {
   const warnings = [];
   if (!ANIMATED_BESIDE.test(path)) return warnings;

@@ -132,3 +132,35 @@ test('render --team red: the player\'s red team skins, as iq.render() draws them
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--team takes red or blue/);
 }));
+
+test('render ARCHIVE.pk3 OUT.png: what the element opens for it, its first player, else its main model; nothing to draw exits 1', () => withDir(async (dir) => {
+  const { buildZip } = await import('../lib/zip-build.mjs');
+  const { gameFiles } = await import('../lib/q3-corpus.mjs');
+  const { init } = await import('interquake');
+  const args = ['--size', '64x64', '--orbit', '20deg 80deg auto', '--background', 'transparent'];
+  const players = join(dir, 'players.pk3');
+  writeFileSync(players, buildZip([...gameFiles()].map(([name, data]) => ({ name, data }))).bytes);
+  const whole = run('render', players, join(dir, 'whole.png'), ...args);
+  assert.equal(whole.status, 0, whole.stderr);
+  assert.match(whole.stdout, /\(models\/players\/[a-z]+, the archive's first player\)/);
+  const named = run('render', `${players}:${whole.stdout.match(/\((models\/players\/[a-z]+),/)[1]}`, join(dir, 'named.png'), ...args);
+  assert.equal(named.status, 0, named.stderr);
+  assert.deepEqual((await decodePNG(readFileSync(join(dir, 'whole.png')))).data, (await decodePNG(readFileSync(join(dir, 'named.png')))).data,
+    'the same picture as naming that player');
+  // No player: the model the library's folder rule picks (the most joints and vertices: mrfixit, not the can).
+  const props = join(dir, 'props.pk3');
+  writeFileSync(props, buildZip([{ name: 'models/props/watercan.md3', data: readFileSync(join(corpus, 'md3/assimp/watercan.md3')) },
+    { name: 'models/props/mrfixit.iqm', data: readFileSync(mrfixit) }]).bytes);
+  const prop = run('render', props, join(dir, 'prop.png'), ...args);
+  assert.equal(prop.status, 0, prop.stderr);
+  assert.match(prop.stdout, /\(models\/props\/mrfixit\.iqm, the archive's main model\)/);
+  const iq = await init();
+  assert.equal((await iq.chooseFolderModel([{ path: 'models/props/watercan.md3', bytes: readFileSync(join(corpus, 'md3/assimp/watercan.md3')) },
+    { path: 'models/props/mrfixit.iqm', bytes: readFileSync(mrfixit) }], new Map())).main.path, 'models/props/mrfixit.iqm', 'the library\'s rule');
+  const empty = join(dir, 'empty.pk3');
+  writeFileSync(empty, buildZip([{ name: 'readme.txt', data: 'no models' }]).bytes);
+  const none = run('render', empty, join(dir, 'none.png'));
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /holds no model to draw/);
+  assert.ok(!readdirSync(dir).includes('none.png'));
+}));
