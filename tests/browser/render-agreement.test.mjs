@@ -7,8 +7,8 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './lib/browser.mjs';
 import { elementPage } from './lib/viewer.mjs';
-import { gameFiles } from '../js/lib/q3-corpus.mjs';
-import { buildMD3 } from '../js/lib/md3-build.mjs';
+import { gameFiles, gunFiles } from '../js/lib/q3-corpus.mjs';
+import { installCompare } from './lib/render-compare.mjs';
 
 const MIN_SILHOUETTE = 0.99;
 const MAX_COLOR_DIFF = 4; // measured at most 2.8 (vwep_view.iqe: its missing texture is the crisp checker)
@@ -34,41 +34,7 @@ let browser;
 before(async () => { browser = await openBrowser(); });
 after(async () => { await browser?.close(); });
 
-// A gun on tag_weapon (the corpus has no weapon): a box 20 units long, both windings, untextured.
-function gunFiles() {
-  const box = (name, x0, x1) => ({
-    name, shaders: [{ name: '', index: 0 }],
-    triangles: [[0, 1, 2], [0, 2, 3], [0, 2, 1], [0, 3, 2]], texcoords: [[0, 0], [1, 0], [1, 1], [0, 1]],
-    frames: [[[x0, -2, -2], [x1, -2, -2], [x1, 2, 2], [x0, 2, 2]].map((xyz) => ({ xyz, normal: 0 }))],
-  });
-  return { 'models/weapons2/gun/gun.md3': buildMD3({ surfaces: [box('w_gun', 0, 20)] }).bytes };
-}
 
-// In the page: the element's picture (renderFrame + toBlob) and iq.render()'s, compared.
-async function installCompare(page) {
-  await page.evaluate(() => {
-    window.iqCompare = async (viewer, image) => {
-      const blob = await viewer.toBlob();
-      const bitmap = await createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
-      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-      const g = canvas.getContext('2d', { willReadFrequently: true });
-      g.drawImage(bitmap, 0, 0);
-      const a = g.getImageData(0, 0, bitmap.width, bitmap.height).data;
-      const b = image.pixels;
-      if (bitmap.width !== image.width || bitmap.height !== image.height) return { size: [bitmap.width, bitmap.height, image.width, image.height] };
-      let agree = 0; let inA = 0; let inB = 0; let both = 0; let diff = 0;
-      for (let i = 0; i < a.length; i += 4) {
-        const ia = a[i + 3] > 127; const ib = b[i + 3] > 127;
-        agree += ia === ib; inA += ia; inB += ib;
-        if (a[i + 3] === 255 && b[i + 3] === 255) {
-          both++;
-          diff += (Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2])) / 3;
-        }
-      }
-      return { silhouette: agree / (a.length / 4), inA, inB, color: both ? diff / both : 0 };
-    };
-  });
-}
 
 test('iq.render() agrees with the element for every corpus model, frames and orbits', { timeout: 600000 }, async () => {
   // One page: each model loaded in turn into the same element, both orbits set on it.

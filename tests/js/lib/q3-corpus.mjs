@@ -3,6 +3,7 @@
 // stored images, so both methods are read).
 import { readdirSync, readFileSync } from 'node:fs';
 import { buildZip } from './zip-build.mjs';
+import { buildMD3 } from './md3-build.mjs';
 
 export const ROOT = new URL('../../../../shared/corpus/md3/openarena/', import.meta.url);
 export const SARGE = 'models/players/sarge';
@@ -29,4 +30,14 @@ export function relativeFiles() {
 export function sargePk3() {
   const files = [...gameFiles()].map(([name, data]) => ({ name, data, deflate: !name.endsWith('.tga') }));
   return buildZip(files);
+}
+
+// A gun on tag_weapon (the corpus has no weapon): a box 20 units long, both windings, untextured.
+export function gunFiles() {
+  const box = (name, x0, x1) => ({
+    name, shaders: [{ name: '', index: 0 }],
+    triangles: [[0, 1, 2], [0, 2, 3], [0, 2, 1], [0, 3, 2]], texcoords: [[0, 0], [1, 0], [1, 1], [0, 1]],
+    frames: [[[x0, -2, -2], [x1, -2, -2], [x1, 2, 2], [x0, 2, 2]].map((xyz) => ({ xyz, normal: 0 }))],
+  });
+  return { 'models/weapons2/gun/gun.md3': buildMD3({ surfaces: [box('w_gun', 0, 20)] }).bytes };
 }

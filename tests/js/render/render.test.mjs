@@ -9,7 +9,7 @@ import { join, dirname } from 'node:path';
 import { init } from 'interquake';
 import { buildIQM } from '../lib/iqm-build.mjs';
 import { buildMD3 } from '../lib/md3-build.mjs';
-import { gameFiles } from '../lib/q3-corpus.mjs';
+import { gameFiles, gunFiles } from '../lib/q3-corpus.mjs';
 import { OrbitCamera, parseOrbit, DEG } from '../../../web/scene/camera.js';
 import { decodePNG } from '../../../web/core/images.js';
 import { openTarget } from '../../../bin/cli/targets.mjs';
@@ -245,7 +245,6 @@ test('decodePNG reads the corpus PNG and refuses bad ones', async () => {
 // A player whose legs are one 10x10 square facing +X drawn by a shader script (tests/js/lib builders).
 // The legs: a 10 x 10 square facing +X (or `quad`: its four corners and two triangles).
 async function scriptedPlayer(script, quad = {}) {
-  const { buildMD3 } = await import('../lib/md3-build.mjs');
   const enc = new TextEncoder();
   const square = (name, shader, size, { xyz = [[0, -size, -size], [0, -size, size], [0, size, size], [0, size, -size]], triangles = [[0, 1, 2], [0, 2, 3]] } = {}) => ({
     name, shaders: [{ name: shader, index: 0 }], triangles, texcoords: [[0, 1], [0, 0], [1, 0], [1, 1]],
@@ -279,14 +278,8 @@ test('Quake 3 shader stages: colours, additive blending, the alpha test before i
 });
 
 test('a player\'s weapon, team and LOD as the element takes them: the player loaded again for the picture, unchanged itself', async () => {
-  // A gun on tag_weapon (the corpus has none): a box 20 units long, both windings.
-  const box = {
-    name: 'w_gun', shaders: [{ name: '', index: 0 }], triangles: [[0, 1, 2], [0, 2, 3], [0, 2, 1], [0, 3, 2]],
-    texcoords: [[0, 0], [1, 0], [1, 1], [0, 1]],
-    frames: [[[0, -2, -2], [20, -2, -2], [20, 2, 2], [0, 2, 2]].map((xyz) => ({ xyz, normal: 0 }))],
-  };
   const files = gameFiles();
-  files.set('models/weapons2/gun/gun.md3', buildMD3({ surfaces: [box] }).bytes);
+  for (const [path, bytes] of Object.entries(gunFiles())) files.set(path, bytes); // a gun on tag_weapon (the corpus has none)
   const plain = iq.loadPlayer(files);
   const armed = iq.loadPlayer(files, { weapon: 'gun' });
   const low = iq.loadPlayer(files, { lod: 2 });
