@@ -305,7 +305,10 @@ fuzz_campaign() {
   local minutes="" only="" harnesses=()
   while [ $# -gt 0 ]; do
     case $1 in
-      --minutes) minutes=$2; shift 2 ;;
+      --minutes)
+        # Whole or decimal minutes (0.5 is 30 s); anything else is a usage error.
+        [[ "${2:-}" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "npm run fuzz: --minutes takes a number, not '${2:-}'" >&2; exit 2; }
+        minutes=$2; shift 2 ;;
       --only) only=$2; shift 2 ;;
       *) echo "usage: npm run fuzz -- [--minutes N] [--only fuzz_NAME]" >&2; exit 2 ;;
     esac
@@ -320,7 +323,7 @@ fuzz_campaign() {
   [ -n "$minutes" ] || minutes=$(( 10 * ${#harnesses[@]} / jobs ))
   # Each harness gets an equal share of the wall-clock budget, $jobs running at once.
   local rounds=$(( (${#harnesses[@]} + jobs - 1) / jobs ))
-  local seconds=$(( minutes * 60 / rounds )); [ "$seconds" -ge 1 ] || seconds=1
+  local seconds; seconds=$(awk -v m="$minutes" -v r="$rounds" 'BEGIN { printf "%d", m * 60 / r }'); [ "$seconds" -ge 1 ] || seconds=1
   log "campaign: ${#harnesses[@]} harnesses, ${seconds}s each, $jobs at a time (about $minutes min)"
   local failed=0 pids=() i=0
   for f in "${harnesses[@]}"; do
