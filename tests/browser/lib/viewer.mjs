@@ -17,6 +17,18 @@ export function elementPage(browser, name, body, style = '') {
 <script type="module" src="interquake-viewer.js"></script></head><body>${body}</body></html>`);
 }
 
+/**
+ * A function measuring the page's JS heap after garbage collection (bytes in use), for the
+ * create/remove cycle tests: a CDP session of the page, collected three times before each reading.
+ */
+export async function heapMeter(page) {
+  const cdp = await page.context().newCDPSession(page);
+  return async () => {
+    for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
+    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+  };
+}
+
 /** Waits until every element matching `selector` has a model loaded. */
 export async function waitLoaded(page, selector = 'interquake-viewer', timeout = 60000) {
   await page.waitForFunction((s) => {

@@ -4,7 +4,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
-import { elementPage, installPixelTools, waitLoaded } from '../lib/viewer.mjs';
+import { elementPage, heapMeter, installPixelTools, waitLoaded } from '../lib/viewer.mjs';
 
 let browser;
 before(async () => { browser = await openBrowser(); });
@@ -15,7 +15,7 @@ const DEMO = 'demo/critter.iqm';
 test('50 create/load/remove() cycles keep the JS heap, live WASM bytes and WASM memory flat', { timeout: 300000 }, async () => {
   const page = await elementPage(browser, 'iq-cycles.html', '<div id="host"></div>');
   await page.waitForFunction(() => customElements.get('interquake-viewer'));
-  const cdp = await page.context().newCDPSession(page);
+  const heap = await heapMeter(page);
   const cycles = (n) => page.evaluate(async ({ n, src }) => {
     const { init } = await import('/interquake.js');
     const iq = await init();
@@ -32,10 +32,6 @@ test('50 create/load/remove() cycles keep the JS heap, live WASM bytes and WASM 
     const { sharedUsers } = await import('/viewer/context.js');
     return { liveBytes: iq.liveBytes, memoryBytes: iq.memoryBytes, sharedUsers: sharedUsers() };
   }, { n, src: DEMO });
-  const heap = async () => {
-    for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
-    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
-  };
   const warm = await cycles(5); // first loads: the library, shaders, caches
   const heapBefore = await heap();
   const end = await cycles(50);

@@ -6,7 +6,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from '../lib/browser.mjs';
-import { elementPage, installPixelTools, waitLoaded } from '../lib/viewer.mjs';
+import { elementPage, heapMeter, installPixelTools, waitLoaded } from '../lib/viewer.mjs';
 import { shaderPage, corner } from '../lib/shader-page.mjs';
 import { gameFiles, gunFiles } from '../../js/lib/q3-corpus.mjs';
 import { installCompare } from '../lib/render-compare.mjs';
@@ -337,7 +337,7 @@ test('the one-file element fetches the software drawer and interquake.wasm only 
 test('10 create/load/remove() cycles of a software element keep live WASM bytes, WASM memory and the JS heap flat', { timeout: 120000 }, async () => {
   const page = await elementPage(browser, 'iq-soft-cycles.html', '<div id="host"></div>');
   await page.waitForFunction(() => customElements.get('interquake-viewer'));
-  const cdp = await page.context().newCDPSession(page);
+  const heap = await heapMeter(page);
   const cycles = (n) => page.evaluate(async ({ n, src }) => {
     const { init } = await import('/interquake.js');
     const iq = await init();
@@ -353,10 +353,6 @@ test('10 create/load/remove() cycles of a software element keep live WASM bytes,
     }
     return { liveBytes: iq.liveBytes, memoryBytes: iq.memoryBytes };
   }, { n, src: MRFIXIT });
-  const heap = async () => {
-    for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
-    return (await cdp.send('Runtime.getHeapUsage')).usedSize;
-  };
   const warm = await cycles(3);
   const heapBefore = await heap();
   const end = await cycles(10);
