@@ -5,7 +5,7 @@
 // no field for. A texture that cannot be found or read is a warning, never a failure.
 
 import { InterquakeError, toBytes } from './wasm.js';
-import { isPNG, isJPEG, encodePNG, decodePNG, alphaModeOf } from './images.js';
+import { imageKind, encodePNG, decodePNG, alphaModeOf } from './images.js';
 import { meshTextureName, pathKey, textureCandidates } from './paths.js';
 
 // -- Options
@@ -81,8 +81,9 @@ async function pngAlphaMode(bytes) {
  * are none of these.
  */
 export async function embeddableImage(lib, bytes, path) {
-  if (isJPEG(bytes)) return { bytes, mime: 'image/jpeg', alphaMode: 'OPAQUE' };
-  if (isPNG(bytes)) return { bytes, mime: 'image/png', alphaMode: await pngAlphaMode(bytes) };
+  const kind = imageKind(bytes);
+  if (kind === 'jpeg') return { bytes, mime: 'image/jpeg', alphaMode: 'OPAQUE' };
+  if (kind === 'png') return { bytes, mime: 'image/png', alphaMode: await pngAlphaMode(bytes) };
   const image = lib.decodeTGA(bytes, { name: path });
   const alphaMode = alphaModeOf(image.data);
   const png = await encodePNG(image.width, image.height, image.data, { alpha: alphaMode !== 'OPAQUE' });

@@ -15,6 +15,13 @@ import { crc32 } from './crc32.js';
 
 export const isPNG = (b) => b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
 export const isJPEG = (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+/**
+ * How a texture file is decoded, by its content, whatever its name says: 'png', 'jpeg', else
+ * 'tga' (which has no magic). No valid TGA starts like the other two: its second byte, the
+ * colour-map type, is 0 or 1, and theirs are 0x50 and 0xd8. The element, the software renderer
+ * and the glTF writer all go by this.
+ */
+export const imageKind = (b) => (isPNG(b) ? 'png' : isJPEG(b) ? 'jpeg' : 'tga');
 
 /** The largest width or height of an image decoded here (the TGA decoder's, the renderer's textures'). */
 export const IMAGE_MAX_DIMENSION = 16384;
@@ -329,8 +336,9 @@ export async function decodeJPEG(bytes, path = '') {
 
 /** A texture file to { width, height, data: RGBA8 top row first }: PNG and JPEG by content, else TGA by the C. */
 export async function decodeImage(iq, bytes, path = '') {
-  if (isPNG(bytes)) return decodePNG(bytes, path);
-  if (isJPEG(bytes)) return decodeJPEG(bytes, path);
+  const kind = imageKind(bytes);
+  if (kind === 'png') return decodePNG(bytes, path);
+  if (kind === 'jpeg') return decodeJPEG(bytes, path);
   return iq.decodeTGA(bytes, { name: path });
 }
 

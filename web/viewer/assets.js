@@ -10,7 +10,7 @@
 // one request, never one per guess.
 
 import { ViewerError } from './errors.js';
-import { isPNG, isJPEG } from '../core/images.js';
+import { imageKind } from '../core/images.js';
 import { pathKey, extensionOf, textureCandidates, IMAGE_EXTENSIONS, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS } from '../core/paths.js';
 
 export { extensionOf, MODEL_EXTENSIONS, ARCHIVE_EXTENSIONS };
@@ -176,11 +176,12 @@ export function sniff(bytes, name = '', iq = null) {
 
 /** Decodes an image file to something WebGL takes: { width, height, data } or an ImageBitmap. */
 export async function decodeImage(iq, bytes, path) {
-  if (extensionOf(path) === 'tga' || !(isPNG(bytes) || isJPEG(bytes))) {
+  const kind = imageKind(bytes); // by content, as the software renderer decodes (web/core/images.js)
+  if (kind === 'tga') {
     if (typeof iq.decodeTGA !== 'function') throw new Error(`${path}: TGA decoding is not available in this build`);
     return iq.decodeTGA(bytes, { name: path });
   }
-  const blob = new Blob([bytes], { type: isPNG(bytes) ? 'image/png' : 'image/jpeg' });
+  const blob = new Blob([bytes], { type: `image/${kind}` });
   return createImageBitmap(blob, { imageOrientation: 'none', premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
 }
 
